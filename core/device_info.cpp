@@ -1,0 +1,35 @@
+#include "bsrflow/core/device_info.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "bsrflow/core/error.hpp"
+
+namespace bsrflow {
+
+int gpu_count() noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky "no device" status
+    return 0;
+  }
+  return count;
+}
+
+DeviceInfo device_info(int ordinal) {
+  if (ordinal < 0) BSRFLOW_CUDA(cudaGetDevice(&ordinal));
+  cudaDeviceProp prop{};
+  BSRFLOW_CUDA(cudaGetDeviceProperties(&prop, ordinal));
+  DeviceInfo info;
+  info.ordinal = ordinal;
+  info.name = prop.name;
+  info.sm_count = prop.multiProcessorCount;
+  info.cc_major = prop.major;
+  info.cc_minor = prop.minor;
+  info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  info.smem_per_block_optin = prop.sharedMemPerBlockOptin;
+  info.smem_per_sm = prop.sharedMemPerMultiprocessor;
+  info.global_mem_bytes = prop.totalGlobalMem;
+  return info;
+}
+
+}  // namespace bsrflow

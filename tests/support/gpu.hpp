@@ -1,0 +1,16 @@
+// GPU-test helpers. Catch2 2.13 has no SKIP(): a [gpu] test starts with BSRFLOW_REQUIRE_GPU(),
+// which reports the skip with WARN and returns when no GPU is present. Nothing here touches CUDA
+// in a static initialiser (catch_discover_tests runs the binary at build time).
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include "bsrflow/core/device_info.hpp"
+
+#define BSRFLOW_REQUIRE_GPU()                                                   \
+  do {                                                                          \
+    if (::bsrflow::gpu_count() == 0) {                                          \
+      WARN("SKIPPED: no CUDA GPU available, [gpu] test not run");               \
+      return;                                                                   \
+    }                                                                           \
+  } while (0)
