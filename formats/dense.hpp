@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "bsrflow/core/host_device.hpp"
@@ -26,7 +27,11 @@ struct DenseView {
   BSRFLOW_HD T& operator()(std::int64_t i, std::int64_t j) const { return data[offset(i, j)]; }
   // Smallest legal leading dimension for this shape and layout.
   BSRFLOW_HD std::int64_t min_ld() const { return layout == Layout::row_major ? cols : rows; }
-  operator DenseView<const T>() const { return {data, rows, cols, ld, layout}; }
+  // Mutable -> const view (only for non-const T: a const view converting to itself would be a
+  // no-op conversion operator, which nvcc warns about).
+  template <class U = T>
+    requires(!std::is_const_v<U>)
+  operator DenseView<const U>() const { return {data, rows, cols, ld, layout}; }
 };
 
 // Host-side dense matrix for I/O and tests (owning).
