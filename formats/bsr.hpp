@@ -84,6 +84,8 @@ class Bsr {
   DeviceBuffer<int>& row_ptr() { return row_ptr_; }
   DeviceBuffer<int>& col_idx() { return col_idx_; }
   DeviceBuffer<T>& values() { return values_; }
+  const DeviceBuffer<int>& row_ptr() const { return row_ptr_; }
+  const DeviceBuffer<int>& col_idx() const { return col_idx_; }
   const DeviceBuffer<T>& values() const { return values_; }
 
   BsrView<T> view() { return {rows_, cols_, R_, C_, nnzb(), row_ptr_.data(), col_idx_.data(), values_.data()}; }

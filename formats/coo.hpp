@@ -52,6 +52,9 @@ class Coo {
   DeviceBuffer<int>& row_idx() { return row_idx_; }
   DeviceBuffer<int>& col_idx() { return col_idx_; }
   DeviceBuffer<T>& values() { return values_; }
+  const DeviceBuffer<int>& row_idx() const { return row_idx_; }
+  const DeviceBuffer<int>& col_idx() const { return col_idx_; }
+  const DeviceBuffer<T>& values() const { return values_; }
 
   CooView<T> view() { return {rows_, cols_, nnz(), row_idx_.data(), col_idx_.data(), values_.data()}; }
   CooView<const T> view() const { return {rows_, cols_, nnz(), row_idx_.data(), col_idx_.data(), values_.data()}; }

@@ -52,6 +52,8 @@ class Csr {
   DeviceBuffer<int>& row_ptr() { return row_ptr_; }
   DeviceBuffer<int>& col_idx() { return col_idx_; }
   DeviceBuffer<T>& values() { return values_; }
+  const DeviceBuffer<int>& row_ptr() const { return row_ptr_; }
+  const DeviceBuffer<int>& col_idx() const { return col_idx_; }
   const DeviceBuffer<T>& values() const { return values_; }
 
   CsrView<T> view() { return {rows_, cols_, nnz(), row_ptr_.data(), col_idx_.data(), values_.data()}; }

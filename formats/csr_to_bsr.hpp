@@ -21,6 +21,11 @@ class CsrToBsr {
   // Symbolic phase: reads csr.row_ptr / csr.col_idx (values ignored, may be null), builds the
   // output structure, allocates its values and the scatter map. Allocates and synchronises
   // `stream`. Throws Error(invalid_argument) for a bad block shape / padding.
+  // Also: Error(invalid_structure) with validate()'s message when row_ptr / col_idx are broken
+  // (checked by the count pass as it reads them), Error(invalid_argument) for a negative nnz or
+  // a null or host index array, Error(unsupported) for R > 4096 or a block row of more than
+  // ~2^31 values. The output values are uninitialised until numeric() runs. Work after the one
+  // synchronisation is stream-ordered: the input must stay valid until `stream` reaches it.
   CsrToBsr(CsrView<const T> csr, int R, int C, Padding padding, cudaStream_t stream);
 
   // Numeric phase: csr_values (nnz, same pattern as at construction) -> bsr_values
@@ -36,6 +41,16 @@ class CsrToBsr {
   // Implementation-defined. Nothing here may point into the caller's input: the numeric phase
   // must work after the input view's structure arrays are gone.
   Bsr<T> out_;
+  // The numeric phase works in tiles: runs of whole block rows (contiguous BSR values, contiguous
+  // CSR entries). map_[e] is CSR entry e's value offset inside its tile; it is tile-relative so
+  // that it stays int32 however many values the matrix has.
+  DeviceBuffer<int> map_;         // nnz
+  DeviceBuffer<int> tile_block_;  // tiles_ + 1: first block of each tile
+  DeviceBuffer<int> tile_entry_;  // tiles_ + 1: first CSR entry of each tile
+  int tiles_ = 0;
+  int block_size_ = 1;            // R * C
+  std::int64_t nnz_ = 0;
+  std::int64_t value_count_ = 0;  // nnzb * R * C
 };
 
 }  // namespace bsrflow
