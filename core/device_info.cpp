@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
+
 #include "bsrflow/core/error.hpp"
 
 namespace bsrflow {
@@ -17,6 +19,10 @@ int gpu_count() noexcept {
 
 DeviceInfo device_info(int ordinal) {
   if (ordinal < 0) BSRFLOW_CUDA(cudaGetDevice(&ordinal));
+  const int count = gpu_count();
+  BSRFLOW_REQUIRE(ordinal < count, Errc::invalid_argument,
+                  "device " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) +
+                      " CUDA device(s) present)");
   cudaDeviceProp prop{};
   BSRFLOW_CUDA(cudaGetDeviceProperties(&prop, ordinal));
   DeviceInfo info;

@@ -38,6 +38,9 @@ Error::Error(Errc code, const std::string& message, const char* file, int line, 
 namespace detail {
 
 void throw_cuda(cudaError_t status, const char* expr, const char* file, int line) {
+  // Clear the runtime's last-error slot: a non-sticky error already reported here must not
+  // resurface in the next unrelated BSRFLOW_CHECK_LAUNCH.
+  (void)cudaGetLastError();
   throw Error(Errc::cuda,
               std::string(expr) + " failed: " + cudaGetErrorName(status) + " (" +
                   cudaGetErrorString(status) + ")",

@@ -1,0 +1,295 @@
+#include "bsrflow/ops/gemm_plan.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/device_info.hpp"
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/reference_gemm.hpp"
+#include "bsrflow/ops/sm90_choose.hpp"
+#include "bsrflow/ops/sm90_gemm_params.hpp"
+#include "bsrflow/ops/sm90_kernels.hpp"
+#include "bsrflow/ops/sm90_schedule_build.hpp"
+#include "bsrflow/ops/sm90_split_fixup.hpp"
+#include "bsrflow/ops/sm90_tensor_map.hpp"
+
+namespace bsrflow {
+
+struct GemmPlan::Impl {
+  GemmKernel kernel = GemmKernel::reference;
+  std::string reason;
+  Sm90Config config;
+  const sm90::KernelEntry* entry = nullptr;
+  DType in = DType::f16;
+  DType out = DType::f16;
+  // What the plan is bound to.
+  int a_rows = 0, a_cols = 0, R = 1, C = 1;
+  std::int64_t nnzb = 0;
+  DenseDesc b, c;
+  // Hopper kernel state.
+  sm90::Schedule schedule;
+  DeviceBuffer<float> workspace;
+  int num_swaths = 0;
+  int num_tiles = 0;
+  int ctas = 0;
+  bool tma_store_epilogue = true;
+};
+
+GemmPlan::GemmPlan() = default;
+GemmPlan::~GemmPlan() = default;
+GemmPlan::GemmPlan(GemmPlan&&) noexcept = default;
+GemmPlan& GemmPlan::operator=(GemmPlan&&) noexcept = default;
+GemmPlan::GemmPlan(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+namespace {
+
+const GemmPlan::Impl& checked(const std::unique_ptr<GemmPlan::Impl>& impl) {
+  BSRFLOW_REQUIRE(impl != nullptr, Errc::invalid_argument, "GemmPlan is empty (default-constructed or moved from)");
+  return *impl;
+}
+
+bool supported_pair(DType in, DType out) {
+  switch (in) {
+    case DType::f16:
+    case DType::bf16: return out == in || out == DType::f32;
+    case DType::f32: return out == DType::f32;
+    case DType::f64: return out == DType::f64;
+    default: return false;
+  }
+}
+
+std::string describe_dense(const DenseDesc& d) {
+  return std::to_string(d.rows) + " x " + std::to_string(d.cols) + " " +
+         (d.layout == Layout::row_major ? "row-major" : "column-major") + " with ld " + std::to_string(d.ld);
+}
+
+bool aligned16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
+
+// Any valid, 16-byte aligned stand-in for checks that want non-null pointers at plan time.
+const void* placeholder() {
+  alignas(16) static const unsigned char byte[16] = {};
+  return byte;
+}
+
+}  // namespace
+
+GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
+                   const GemmOptions& options, cudaStream_t stream) {
+  // Shapes first, with stand-in pointers: the plan holds descriptions, not data.
+  GemmBsrOperand a = A;
+  if (a.values == nullptr) a.values = placeholder();
+  check_gemm_operands(a, GemmDenseOperand{B.rows, B.cols, B.ld, B.layout, placeholder()},
+                      GemmDenseOperand{C.rows, C.cols, C.ld, C.layout, placeholder()});
+  BSRFLOW_REQUIRE(B.dtype == in, Errc::invalid_argument,
+                  "B holds " + std::string(dtype_name(B.dtype)) + " but A holds " + std::string(dtype_name(in)));
+  BSRFLOW_REQUIRE(supported_pair(in, C.dtype), Errc::unsupported,
+                  "no GEMM kernel takes " + std::string(dtype_name(in)) + " inputs with " +
+                      std::string(dtype_name(C.dtype)) + " output (f16/bf16 -> same or f32, f32 -> f32, f64 -> f64)");
+
+  auto impl = std::make_unique<GemmPlan::Impl>();
+  impl->in = in;
+  impl->out = C.dtype;
+  impl->a_rows = A.rows;
+  impl->a_cols = A.cols;
+  impl->R = A.R;
+  impl->C = A.C;
+  impl->nnzb = A.nnzb;
+  impl->b = B;
+  impl->c = C;
+  impl->tma_store_epilogue = options.tma_store_epilogue;
+
+  DeviceInfo device;
+  if (options.kernel != GemmOptions::Choice::reference) device = device_info();
+  sm90::Choice choice = sm90::choose(A, in, B, C, options, device);
+  if (!choice.use_sm90) {
+    impl->kernel = GemmKernel::reference;
+    impl->reason = std::move(choice.reason);
+    return GemmPlan(std::move(impl));
+  }
+  impl->kernel = GemmKernel::sm90;
+  impl->config = choice.config;
+  impl->entry = choice.entry;
+
+  const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
+  const int swath = impl->config.swath;
+  impl->num_swaths = ceil_div(B.cols, swath);
+  if (block_rows == 0 || impl->num_swaths == 0) return GemmPlan(std::move(impl));  // nothing to compute
+
+  const int sms = options.max_ctas > 0 ? std::min(options.max_ctas, device.sm_count) : device.sm_count;
+  // The fix-up grid has N / 256 columns (gridDim.y <= 65535); beyond that, rows are not split.
+  const bool can_split = options.split_long_rows && B.cols <= 65535 * 256;
+  const int limit = can_split ? sm90::split_limit(A.nnzb, block_rows, impl->num_swaths, sms) : 0;
+  impl->schedule = sm90::build_schedule(static_cast<const int*>(A.row_ptr), block_rows, limit, stream);
+  const std::int64_t tiles = static_cast<std::int64_t>(impl->schedule.num_pieces) * impl->num_swaths;
+  BSRFLOW_REQUIRE(tiles <= INT_MAX, Errc::unsupported,
+                  std::to_string(tiles) + " tiles (pieces x swaths) exceed the sm90 kernel's 32-bit tile index");
+  impl->num_tiles = static_cast<int>(tiles);
+  impl->ctas = static_cast<int>(std::min<std::int64_t>(tiles, sms));
+  if (impl->schedule.num_slots > 0) {
+    const std::size_t tile_floats = static_cast<std::size_t>(A.R) * swath;
+    impl->workspace = DeviceBuffer<float>(
+        static_cast<std::size_t>(impl->schedule.num_slots) * impl->num_swaths * tile_floats, stream);
+  }
+  sm90::prepare_kernel(*impl->entry, device.smem_per_block_optin);
+  BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the schedule is complete before the plan is used
+  return GemmPlan(std::move(impl));
+}
+
+GemmKernel GemmPlan::kernel() const { return checked(impl_).kernel; }
+const std::string& GemmPlan::fallback_reason() const { return checked(impl_).reason; }
+const Sm90Config& GemmPlan::config() const { return checked(impl_).config; }
+int GemmPlan::ctas() const { return checked(impl_).ctas; }
+int GemmPlan::tiles() const { return checked(impl_).num_tiles; }
+int GemmPlan::split_rows() const { return checked(impl_).schedule.num_split_rows; }
+std::size_t GemmPlan::workspace_bytes() const { return checked(impl_).workspace.bytes(); }
+
+std::string GemmPlan::name() const {
+  const Impl& p = checked(impl_);
+  if (p.kernel == GemmKernel::sm90) return p.config.name();
+  return "bsr_reference_" + std::string(dtype_name(p.in)) + "_r" + std::to_string(p.R) + "c" + std::to_string(p.C);
+}
+
+template <class TIn, class TOut>
+void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut> C, accumulator_t<TIn> alpha,
+                   accumulator_t<TIn> beta, cudaStream_t stream) const {
+  const Impl& p = checked(impl_);
+  BSRFLOW_REQUIRE(dtype_of_v<TIn> == p.in && dtype_of_v<TOut> == p.out, Errc::invalid_argument,
+                  "the plan was made for " + std::string(dtype_name(p.in)) + " -> " + std::string(dtype_name(p.out)) +
+                      ", run was called with " + std::string(dtype_name(dtype_of_v<TIn>)) + " -> " +
+                      std::string(dtype_name(dtype_of_v<TOut>)));
+  check_gemm_operands(A, B, C);
+  BSRFLOW_REQUIRE(A.rows == p.a_rows && A.cols == p.a_cols && A.R == p.R && A.C == p.C && A.nnzb == p.nnzb,
+                  Errc::invalid_argument,
+                  "A is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) + " in " + std::to_string(A.R) +
+                      " x " + std::to_string(A.C) + " blocks with " + std::to_string(A.nnzb) +
+                      " stored, but the plan was made for " + std::to_string(p.a_rows) + " x " +
+                      std::to_string(p.a_cols) + " in " + std::to_string(p.R) + " x " + std::to_string(p.C) +
+                      " blocks with " + std::to_string(p.nnzb));
+  const DenseDesc b = describe(B), c = describe(C);
+  BSRFLOW_REQUIRE(b.cols == p.b.cols && b.ld == p.b.ld && b.layout == p.b.layout, Errc::invalid_argument,
+                  "B is " + describe_dense(b) + ", but the plan was made for " + describe_dense(p.b));
+  BSRFLOW_REQUIRE(c.ld == p.c.ld && c.layout == p.c.layout, Errc::invalid_argument,
+                  "C is " + describe_dense(c) + ", but the plan was made for " + describe_dense(p.c));
+
+  if (p.kernel == GemmKernel::reference) {
+    reference_gemm<TIn, TOut>(A, B, C, alpha, beta, stream);
+    return;
+  }
+  if constexpr (std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>) {
+    if (p.num_tiles == 0) return;  // M == 0 or N == 0
+    BSRFLOW_REQUIRE(A.nnzb == 0 || aligned16(A.values), Errc::invalid_argument,
+                    "A.values is not 16-byte aligned; the sm90 kernel's TMA loads need it "
+                    "(GemmOptions::kernel = reference takes any alignment)");
+    BSRFLOW_REQUIRE(B.rows == 0 || aligned16(B.data), Errc::invalid_argument,
+                    "B.data is not 16-byte aligned; the sm90 kernel's TMA loads need it "
+                    "(GemmOptions::kernel = reference takes any alignment)");
+    BSRFLOW_REQUIRE(aligned16(C.data), Errc::invalid_argument,
+                    "C.data is not 16-byte aligned; the sm90 kernel's vector stores need it "
+                    "(GemmOptions::kernel = reference takes any alignment)");
+    const Sm90Config& cfg = p.config;
+    const int kc = cfg.k_chunk();
+    // Never-read stand-in for an operand with no elements (a TMA map needs a valid address).
+    const void* stand_in = p.schedule.pieces.data();
+
+    sm90::GemmParams params{};
+    {  // A values as (C, R, nnzb) 16-bit elements; one box = one (R, k_chunk) chunk of one block
+      const bool none = A.nnzb == 0;
+      const std::uint64_t dims[3] = {static_cast<std::uint64_t>(A.C), static_cast<std::uint64_t>(A.R),
+                                     none ? 1u : static_cast<std::uint64_t>(A.nnzb)};
+      const std::uint64_t strides[2] = {static_cast<std::uint64_t>(A.C) * 2,
+                                        static_cast<std::uint64_t>(A.R) * static_cast<std::uint64_t>(A.C) * 2};
+      const std::uint32_t box[3] = {static_cast<std::uint32_t>(kc), static_cast<std::uint32_t>(A.R), 1};
+      params.tmap_a = sm90::make_tensor_map(p.in, none ? stand_in : A.values, 3, dims, strides, box, kc * 2);
+    }
+    {  // B: row-major as (N, K) with (64, k_chunk) boxes; column-major as (K, N) with (k_chunk, <=256)
+      const bool none = B.rows == 0;
+      const std::uint64_t k = none ? 1u : static_cast<std::uint64_t>(B.rows);
+      const std::uint64_t n = static_cast<std::uint64_t>(B.cols);
+      // (with no rows any legal stride will do; ld may even be 0 for a column-major 0 x N B)
+      const std::uint64_t stride[1] = {none ? 128u : static_cast<std::uint64_t>(B.ld) * 2};
+      const void* base = none ? stand_in : B.data;
+      if (B.layout == Layout::row_major) {
+        const std::uint64_t dims[2] = {n, k};
+        const std::uint32_t box[2] = {64, static_cast<std::uint32_t>(kc)};
+        params.tmap_b = sm90::make_tensor_map(p.in, base, 2, dims, stride, box, 128);
+      } else {
+        const std::uint64_t dims[2] = {k, n};
+        const std::uint32_t box[2] = {static_cast<std::uint32_t>(kc),
+                                      static_cast<std::uint32_t>(std::min(cfg.swath, 256))};
+        params.tmap_b = sm90::make_tensor_map(p.in, base, 2, dims, stride, box, kc * 2);
+      }
+    }
+    params.tma_store = (beta == 0 && p.tma_store_epilogue && p.entry->tma_store && !cfg.copy_only) ? 1 : 0;
+    if (params.tma_store) {  // C for TMA stores; one box = one epilogue chunk of the kernel
+      const std::uint64_t m = static_cast<std::uint64_t>(C.rows), n = static_cast<std::uint64_t>(C.cols);
+      const std::uint64_t stride[1] = {static_cast<std::uint64_t>(C.ld) * sizeof(TOut)};
+      const std::uint32_t rows = static_cast<std::uint32_t>(p.entry->epi_rows);
+      const std::uint32_t cols = static_cast<std::uint32_t>(p.entry->epi_cols);
+      if (C.layout == Layout::row_major) {
+        const std::uint64_t dims[2] = {n, m};
+        const std::uint32_t box[2] = {cols, rows};
+        params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box, 0);
+      } else {
+        const std::uint64_t dims[2] = {m, n};
+        const std::uint32_t box[2] = {rows, cols};
+        params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box, 0);
+      }
+    }
+    params.col_idx = A.col_idx;
+    params.pieces = p.schedule.pieces.data();
+    params.num_pieces = p.schedule.num_pieces;
+    params.num_swaths = p.num_swaths;
+    params.num_tiles = p.num_tiles;
+    params.stages = cfg.stages;
+    params.block_c = A.C;
+    params.chunks_per_block = cfg.chunks_per_block();
+    params.c = C.data;
+    params.ldc = C.ld;
+    params.m = C.rows;
+    params.n = C.cols;
+    params.c_col_major = C.layout == Layout::col_major ? 1 : 0;
+    params.out = p.out;
+    params.alpha = static_cast<float>(alpha);
+    params.beta = static_cast<float>(beta);
+    params.partials = const_cast<float*>(p.workspace.data());
+    sm90::launch_kernel(*p.entry, params, p.ctas, stream);
+
+    if (p.schedule.num_split_rows > 0 && !cfg.copy_only) {
+      sm90::FixupParams f{};
+      f.rows = p.schedule.split_rows.data();
+      f.num_rows = p.schedule.num_split_rows;
+      f.partials = p.workspace.data();
+      f.R = A.R;
+      f.swath = cfg.swath;
+      f.num_swaths = p.num_swaths;
+      f.c = C.data;
+      f.ldc = C.ld;
+      f.c_col_major = params.c_col_major;
+      f.out = p.out;
+      f.m = C.rows;
+      f.n = C.cols;
+      f.alpha = params.alpha;
+      f.beta = params.beta;
+      sm90::launch_split_fixup(f, stream);
+    }
+  }
+}
+
+#define BSRFLOW_GEMM_PLAN_RUN(TIn, TOut)                                                                 \
+  template void GemmPlan::run<TIn, TOut>(BsrView<const TIn>, DenseView<const TIn>, DenseView<TOut>,     \
+                                         accumulator_t<TIn>, accumulator_t<TIn>, cudaStream_t) const;
+BSRFLOW_GEMM_PLAN_RUN(__half, __half)
+BSRFLOW_GEMM_PLAN_RUN(__half, float)
+BSRFLOW_GEMM_PLAN_RUN(__nv_bfloat16, __nv_bfloat16)
+BSRFLOW_GEMM_PLAN_RUN(__nv_bfloat16, float)
+BSRFLOW_GEMM_PLAN_RUN(float, float)
+BSRFLOW_GEMM_PLAN_RUN(double, double)
+#undef BSRFLOW_GEMM_PLAN_RUN
+
+}  // namespace bsrflow

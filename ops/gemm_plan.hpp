@@ -1,0 +1,113 @@
+// Plan-then-run BSR x dense GEMM: C[M, N] = alpha * A_bsr[M, K] * B[K, N] + beta * C.
+//
+//   GemmPlan plan = plan_gemm(A.view(), describe(B), describe(C));   // once per pattern/shape
+//   plan.run(A.view(), B, C, alpha, beta, stream);                    // many times
+//
+// plan_gemm validates, picks the kernel and its configuration (the Hopper WGMMA/TMA kernel, or
+// the reference kernel for what the fast one cannot take, and says why), builds the persistent
+// tile schedule on the device and sizes the workspace; it allocates and synchronises `stream`.
+// run() does no allocation, no synchronisation and no host work proportional to the matrix (it
+// encodes three TMA descriptors and launches one or two kernels), so it may be captured into a
+// CUDA Graph. The plan is bound to A's pattern (row_ptr / col_idx contents, which run does not
+// re-read on the host) and to B's and C's shapes, layouts and leading dimensions; values and
+// pointers may change between runs.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bsrflow/core/dtype.hpp"
+#include "bsrflow/formats/bsr.hpp"
+#include "bsrflow/formats/dense.hpp"
+#include "bsrflow/ops/gemm_config.hpp"
+#include "bsrflow/ops/gemm_shapes.hpp"
+
+namespace bsrflow {
+
+// A dense operand as the planner sees it: no pointer, only what fixes the kernel's choices.
+struct DenseDesc {
+  int rows = 0;
+  int cols = 0;
+  std::int64_t ld = 0;
+  Layout layout = Layout::row_major;
+  DType dtype = DType::f16;
+};
+
+template <class T>
+DenseDesc describe(const DenseView<T>& v) {
+  return {v.rows, v.cols, v.ld, v.layout, dtype_of_v<T>};
+}
+
+enum class GemmKernel : std::uint8_t { sm90, reference };
+
+struct GemmOptions {
+  enum class Choice : std::uint8_t { automatic, sm90, reference };
+  // automatic: the Hopper kernel where it applies, else the reference kernel (the plan says
+  // why). sm90: throw Error(unsupported) instead of falling back. reference: always reference.
+  Choice kernel = Choice::automatic;
+  int swath = 0;   // N columns per tile; 0 = tuned (tuning_sm90.hpp)
+  int stages = 0;  // ring depth; 0 = as many as fit in shared memory, at most kMaxStages
+  int k_chunk = 0;  // K depth of one stage (16, 32 or 64, dividing C); 0 = min(C, 64)
+  std::optional<GemmOrientation> orientation;  // unset = tuned
+  bool split_long_rows = true;                 // cut rows far above average across CTAs
+  bool copy_only = false;                      // speed-of-light probe: loads only, C untouched
+  int max_ctas = 0;                            // persistent CTAs; 0 = one per SM
+  // beta == 0, direct orientation: asynchronous TMA stores of output chunks (a switch for
+  // measuring its effect; perf_log entry 2).
+  bool tma_store_epilogue = true;
+};
+
+class GemmPlan {
+ public:
+  GemmPlan();
+  ~GemmPlan();
+  GemmPlan(GemmPlan&&) noexcept;
+  GemmPlan& operator=(GemmPlan&&) noexcept;
+  GemmPlan(const GemmPlan&) = delete;
+  GemmPlan& operator=(const GemmPlan&) = delete;
+
+  GemmKernel kernel() const;
+  // Printable configuration, e.g. "bsr_sm90_f16_r64c64_swath256_s5" or "bsr_reference_f32_r3c3".
+  std::string name() const;
+  // Why the reference kernel was chosen (empty when the Hopper kernel runs).
+  const std::string& fallback_reason() const;
+  // The Hopper configuration (meaningful when kernel() == GemmKernel::sm90).
+  const Sm90Config& config() const;
+  int ctas() const;             // persistent CTAs launched
+  int tiles() const;            // (pieces x swaths) work items
+  int split_rows() const;       // block rows cut across CTAs
+  std::size_t workspace_bytes() const;
+
+  // TIn / TOut must be the dtypes the plan was made for: (f16, f16|f32), (bf16, bf16|f32) on
+  // either kernel, (f32, f32) and (f64, f64) on the reference kernel.
+  template <class TIn, class TOut>
+  void run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut> C, accumulator_t<TIn> alpha,
+           accumulator_t<TIn> beta, cudaStream_t stream) const;
+
+  struct Impl;
+
+ private:
+  explicit GemmPlan(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  friend GemmPlan plan_gemm(const GemmBsrOperand&, DType, const DenseDesc&, const DenseDesc&, const GemmOptions&,
+                            cudaStream_t);
+};
+
+// A_pattern: A's shape, block shape, nnzb and device row_ptr / col_idx (values may be null).
+// Throws Error(invalid_argument) for inconsistent shapes (check_gemm_operands), Error(unsupported)
+// for a dtype pair no kernel takes or a forced sm90 choice it cannot honour.
+GemmPlan plan_gemm(const GemmBsrOperand& A_pattern, DType in, const DenseDesc& B, const DenseDesc& C,
+                   const GemmOptions& options = {}, cudaStream_t stream = nullptr);
+
+template <class T>
+GemmPlan plan_gemm(const BsrView<T>& A, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options = {},
+                   cudaStream_t stream = nullptr) {
+  return plan_gemm(gemm_operand(A), dtype_of_v<T>, B, C, options, stream);
+}
+
+}  // namespace bsrflow

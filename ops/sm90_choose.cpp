@@ -1,0 +1,94 @@
+#include "bsrflow/ops/sm90_choose.hpp"
+
+#include <algorithm>
+
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
+
+namespace bsrflow::sm90 {
+namespace {
+
+std::string str(int v) { return std::to_string(v); }
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// The first reason the Hopper kernel cannot take this GEMM, or "" if it can.
+std::string rejection(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
+                      const DeviceInfo& device) {
+  if (in != DType::f16 && in != DType::bf16)
+    return "the sm90 kernel takes f16/bf16 inputs, not " + std::string(dtype_name(in));
+  if (!device.is_hopper())
+    return "GPU " + device.name + " is sm_" + str(device.compute_capability()) + "; the sm90 kernel needs sm_90";
+  if (!supported_block_dim(A.R) || !supported_block_dim(A.C))
+    return "block shape " + str(A.R) + " x " + str(A.C) + ": the sm90 kernel takes R, C in {16, 32, 64, 128}";
+  if (B.cols % 8 != 0) return "N (" + str(B.cols) + ") is not a multiple of 8";
+  if (B.ld % 8 != 0)
+    return "ldb (" + str(B.ld) + ") is not a multiple of 8 (TMA needs 16-byte aligned rows)";
+  if (C.ld % 8 != 0) return "ldc (" + str(C.ld) + ") is not a multiple of 8 (vector stores need it)";
+  return {};
+}
+
+}  // namespace
+
+int max_stages(const KernelEntry& entry, const DeviceInfo& device) {
+  const auto fits = [&](int s) { return static_cast<std::size_t>(entry.smem_bytes(s)) <= device.smem_per_block_optin; };
+  int s = kMaxStages;
+  while (s >= kMinStages && !fits(s)) --s;
+  return s >= kMinStages ? s : 0;
+}
+
+Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
+              const DeviceInfo& device) {
+  Choice choice;
+  auto refuse = [&](std::string why) {
+    BSRFLOW_REQUIRE(options.kernel != GemmOptions::Choice::sm90, Errc::unsupported,
+                    "GemmOptions asked for the sm90 kernel, but " + why);
+    choice.use_sm90 = false;
+    choice.reason = std::move(why);
+    return choice;
+  };
+  if (options.kernel == GemmOptions::Choice::reference) return refuse("GemmOptions asked for the reference kernel");
+  if (std::string why = rejection(A, in, B, C, device); !why.empty()) return refuse(std::move(why));
+
+  Sm90Config& cfg = choice.config;
+  const Tuning tuned = tuned_for(A.R);
+  cfg.in = in;
+  cfg.R = A.R;
+  cfg.C = A.C;
+  cfg.swath = options.swath > 0 ? options.swath : tuned.swath;
+  cfg.orientation = options.orientation.value_or(tuned.orientation);
+  cfg.b_layout = B.layout;
+  cfg.copy_only = options.copy_only;
+  cfg.stages = 0;
+  if (options.k_chunk > 0) {
+    BSRFLOW_REQUIRE((options.k_chunk == 16 || options.k_chunk == 32 || options.k_chunk == 64) &&
+                        options.k_chunk <= A.C && A.C % options.k_chunk == 0,
+                    Errc::invalid_argument,
+                    "GemmOptions::k_chunk (" + str(options.k_chunk) + ") must be 16, 32 or 64 and divide C (" +
+                        str(A.C) + ")");
+    cfg.kc = options.k_chunk;
+  }
+
+  choice.entry = find_kernel(key_of(cfg));
+  if (choice.entry == nullptr) {
+    cfg.stages = options.stages;
+    return refuse("no sm90 kernel is instantiated for " + cfg.name() +
+                  " (sm90_instances.cuh lists the configurations; the tuned ones cover every block shape)");
+  }
+  const int deepest = max_stages(*choice.entry, device);
+  if (deepest == 0)
+    return refuse(cfg.name() + " needs " + str(choice.entry->smem_bytes(kMinStages)) +
+                  " bytes of shared memory for " + str(kMinStages) + " stages; the GPU allows " +
+                  str(static_cast<std::int64_t>(device.smem_per_block_optin)));
+  if (options.stages > 0) {
+    BSRFLOW_REQUIRE(options.stages >= kMinStages && options.stages <= deepest, Errc::invalid_argument,
+                    "GemmOptions::stages (" + str(options.stages) + ") must be in [" + str(kMinStages) + ", " +
+                        str(deepest) + "] for this configuration on this GPU");
+    cfg.stages = options.stages;
+  } else {
+    cfg.stages = deepest;
+  }
+  choice.use_sm90 = true;
+  return choice;
+}
+
+}  // namespace bsrflow::sm90

@@ -1,0 +1,32 @@
+// The planner's decision, as a pure host function of shapes, dtypes, options and device facts:
+// does the Hopper kernel take this GEMM, in which configuration, and if not, why not. Kept apart
+// from plan_gemm so that CPU tests can drive it with any (fake) device.
+#pragma once
+
+#include <string>
+
+#include "bsrflow/core/device_info.hpp"
+#include "bsrflow/core/dtype.hpp"
+#include "bsrflow/ops/gemm_config.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/sm90_kernels.hpp"
+
+namespace bsrflow::sm90 {
+
+struct Choice {
+  bool use_sm90 = false;
+  std::string reason;  // why not (empty when use_sm90)
+  Sm90Config config;
+  const KernelEntry* entry = nullptr;
+};
+
+// `A` supplies R, C and the shape; B and C are the planned descriptions.
+// Throws Error(unsupported) only when options.kernel == sm90 and the answer is no.
+Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
+              const DeviceInfo& device);
+
+// Deepest ring that fits the device's opt-in shared memory, within [kMinStages, kMaxStages];
+// 0 if not even kMinStages fit.
+int max_stages(const KernelEntry& entry, const DeviceInfo& device);
+
+}  // namespace bsrflow::sm90

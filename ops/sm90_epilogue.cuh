@@ -1,0 +1,329 @@
+// Epilogue of the Hopper BSR GEMM: a consumer warpgroup's f32 accumulators -> C (alpha, beta,
+// dtype conversion, row- or column-major C, edge clipping), or raw f32 partial sums for the
+// pieces of a split row.
+//
+// The accumulators leave in chunks through a small per-warpgroup shared-memory area:
+// - direct orientation, beta == 0, not a split piece: each chunk is written in the output dtype
+//   and C's layout into one of two buffers and TMA-stored (the store clips at the M / N edges);
+//   the warpgroup waits only until a buffer's previous store has *read* it, so global writes
+//   overlap the next tile's main loop.
+// - otherwise (swap-AB, beta != 0, split pieces): an f32 chunk with a padded pitch, then
+//   copy_out, a small loop that reads C for beta and writes 4-element vectors along whichever
+//   dimension of C is contiguous.
+//
+// NOTES:
+// - C is never read when beta == 0 (it may hold NaN), matching the reference kernel.
+// - Only the fragment -> buffer step is unrolled per instantiation (6 dtype/layout variants for
+//   the TMA path, tiny shared-memory stores); the general path's global stores live in one
+//   non-unrolled loop with a run-time dtype switch. Six unrolled global-store variants per kernel
+//   cost ~16 s of compile time for the 128-accumulator configurations.
+// - Vector stores need 4-element alignment: the plan requires ldc % 8 == 0 and a 16-byte
+//   aligned C; N % 8 == 0 keeps column vectors whole at the N edge. Rows at the M edge of a
+//   column-major C fall back to scalar stores.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "bsrflow/ops/sm90_gemm_params.hpp"
+#include "bsrflow/ops/sm90_schedule.cuh"
+#include "bsrflow/ops/sm90_tma.cuh"
+#include "bsrflow/ops/sm90_wgmma.cuh"
+
+namespace bsrflow::sm90 {
+
+#if defined(__CUDACC__)
+
+// ---- Element conversions ------------------------------------------------------------------------
+
+__device__ __forceinline__ float load_as_float(const void* base, std::int64_t i, DType t) {
+  switch (t) {
+    case DType::f32: return static_cast<const float*>(base)[i];
+    case DType::f16: return __half2float(static_cast<const __half*>(base)[i]);
+    default: return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
+  }
+}
+__device__ __forceinline__ void store_from_float(void* base, std::int64_t i, DType t, float v) {
+  switch (t) {
+    case DType::f32: static_cast<float*>(base)[i] = v; break;
+    case DType::f16: static_cast<__half*>(base)[i] = __float2half_rn(v); break;
+    default: static_cast<__nv_bfloat16*>(base)[i] = __float2bfloat16_rn(v); break;
+  }
+}
+// Four consecutive elements at base[i], i a multiple of 4 (16-byte f32 / 8-byte 16-bit vectors).
+__device__ __forceinline__ float4 load4_as_float(const void* base, std::int64_t i, DType t) {
+  switch (t) {
+    case DType::f32: return reinterpret_cast<const float4*>(static_cast<const float*>(base) + i)[0];
+    case DType::f16: {
+      const __half2* h = reinterpret_cast<const __half2*>(static_cast<const __half*>(base) + i);
+      const float2 a = __half22float2(h[0]), b = __half22float2(h[1]);
+      return make_float4(a.x, a.y, b.x, b.y);
+    }
+    default: {
+      const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(static_cast<const __nv_bfloat16*>(base) + i);
+      const float2 a = __bfloat1622float2(h[0]), b = __bfloat1622float2(h[1]);
+      return make_float4(a.x, a.y, b.x, b.y);
+    }
+  }
+}
+__device__ __forceinline__ void store4_from_float(void* base, std::int64_t i, DType t, float4 v) {
+  switch (t) {
+    case DType::f32: reinterpret_cast<float4*>(static_cast<float*>(base) + i)[0] = v; break;
+    case DType::f16: {
+      __half2* h = reinterpret_cast<__half2*>(static_cast<__half*>(base) + i);
+      h[0] = __floats2half2_rn(v.x, v.y);
+      h[1] = __floats2half2_rn(v.z, v.w);
+      break;
+    }
+    default: {
+      __nv_bfloat162* h = reinterpret_cast<__nv_bfloat162*>(static_cast<__nv_bfloat16*>(base) + i);
+      h[0] = __floats2bfloat162_rn(v.x, v.y);
+      h[1] = __floats2bfloat162_rn(v.z, v.w);
+      break;
+    }
+  }
+}
+
+// Where a staged chunk goes: element (r, c) of the chunk is (row0 + r, col0 + c) of a matrix
+// of `rows` x `cols` stored at `ptr` with leading dimension `ld`.
+struct OutTarget {
+  void* ptr;
+  std::int64_t ld;
+  std::int64_t row0;
+  std::int64_t col0;
+  std::int64_t rows;
+  std::int64_t cols;
+  DType dtype;
+  bool col_major;
+  float alpha;
+  float beta;  // 0: the target is not read
+};
+
+// Buffer (chunk_rows x chunk_cols f32, row pitch `pitch`) -> target, by the 128 threads of a
+// warpgroup. chunk_rows and chunk_cols are multiples of 4; cols of the target a multiple of 4.
+__device__ __forceinline__ void copy_out(const float* buf, int pitch, int chunk_rows, int chunk_cols,
+                                      const OutTarget& o, int tid) {
+  const bool read = o.beta != 0.0f;
+  if (!o.col_major) {  // 4 consecutive columns of one row per step
+    const int per_row = chunk_cols / 4;
+    for (int u = tid; u < chunk_rows * per_row; u += 128) {
+      const int r = u / per_row, c = (u - r * per_row) * 4;
+      const std::int64_t gr = o.row0 + r, gc = o.col0 + c;
+      if (gr >= o.rows || gc >= o.cols) continue;
+      const float* s = buf + r * pitch + c;
+      float4 v = make_float4(o.alpha * s[0], o.alpha * s[1], o.alpha * s[2], o.alpha * s[3]);
+      const std::int64_t off = gr * o.ld + gc;
+      if (read) {
+        const float4 old = load4_as_float(o.ptr, off, o.dtype);
+        v.x += o.beta * old.x, v.y += o.beta * old.y, v.z += o.beta * old.z, v.w += o.beta * old.w;
+      }
+      store4_from_float(o.ptr, off, o.dtype, v);
+    }
+  } else {  // 4 consecutive rows of one column per step
+    const int per_col = chunk_rows / 4;
+    for (int u = tid; u < chunk_cols * per_col; u += 128) {
+      const int c = u / per_col, r = (u - c * per_col) * 4;
+      const std::int64_t gr = o.row0 + r, gc = o.col0 + c;
+      if (gr >= o.rows || gc >= o.cols) continue;
+      const float* s = buf + r * pitch + c;
+      float4 v = make_float4(o.alpha * s[0], o.alpha * s[pitch], o.alpha * s[2 * pitch], o.alpha * s[3 * pitch]);
+      const std::int64_t off = gc * o.ld + gr;
+      if (gr + 3 < o.rows) {
+        if (read) {
+          const float4 old = load4_as_float(o.ptr, off, o.dtype);
+          v.x += o.beta * old.x, v.y += o.beta * old.y, v.z += o.beta * old.z, v.w += o.beta * old.w;
+        }
+        store4_from_float(o.ptr, off, o.dtype, v);
+      } else {  // the M edge cuts this vector
+        const float e[4] = {v.x, v.y, v.z, v.w};
+        for (int q = 0; q < 4 && gr + q < o.rows; ++q) {
+          float x = e[q];
+          if (read) x += o.beta * load_as_float(o.ptr, off + q, o.dtype);
+          store_from_float(o.ptr, off + q, o.dtype, x);
+        }
+      }
+    }
+  }
+}
+
+// ---- Accumulators -> chunks ---------------------------------------------------------------------
+
+// Calls fn(r, c, v0, v1) for every accumulator pair of chunk J that this thread holds: (r, c) is
+// the first value's place in the kEpiRows x kEpiCols chunk (C orientation), its partner sits at
+// (r, c + 1) in the direct orientation and at (r + 1, c) with swap-AB.
+template <class K, int J, class Fn>
+__device__ __forceinline__ void for_each_pair(const float (&acc)[K::kMTiles][K::kAccPerTile], int warp, int lane,
+                                              Fn&& fn) {
+  if constexpr (K::kSwap) {
+    // m-tile J: wgmma (m, n) = (swath column in the chunk, block row).
+#pragma unroll
+    for (int i = 0; i < K::kAccPerTile; i += 2) {
+      const FragCoord f = frag_coord(i, warp, lane);
+      fn(f.col, f.row, acc[J][i], acc[J][i + 1]);
+    }
+  } else {
+    // columns [kEpiCols J, +kEpiCols) of the warpgroup's part: accumulators [kEpiCols J / 2, +kEpiCols / 2).
+#pragma unroll
+    for (int i = J * K::kEpiCols / 2; i < (J + 1) * K::kEpiCols / 2; i += 2) {
+      const FragCoord f = frag_coord(i, warp, lane);
+      fn(f.row, f.col - J * K::kEpiCols, acc[0][i], acc[0][i + 1]);
+    }
+  }
+}
+
+// for_each_pair<K, j> for a run-time j: the chunk loop stays a loop (one copy of what follows
+// the staging) while every accumulator index stays a compile-time constant (registers, no local
+// memory).
+template <class K, int J = 0, class Fn>
+__device__ __forceinline__ void for_each_pair_at(int j, const float (&acc)[K::kMTiles][K::kAccPerTile], int warp,
+                                                 int lane, Fn&& fn) {
+  if constexpr (J < K::kEpiChunks) {
+    if (j == J) for_each_pair<K, J>(acc, warp, lane, fn);
+    else for_each_pair_at<K, J + 1>(j, acc, warp, lane, fn);
+  }
+}
+
+template <class T> __device__ __forceinline__ T from_f32(float v);
+template <> __device__ __forceinline__ float from_f32<float>(float v) { return v; }
+template <> __device__ __forceinline__ __half from_f32<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_f32<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+
+__device__ __forceinline__ void store_pair(float* d, float a, float b) { *reinterpret_cast<float2*>(d) = make_float2(a, b); }
+__device__ __forceinline__ void store_pair(__half* d, float a, float b) {
+  *reinterpret_cast<__half2*>(d) = __floats2half2_rn(a, b);
+}
+__device__ __forceinline__ void store_pair(__nv_bfloat16* d, float a, float b) {
+  *reinterpret_cast<__nv_bfloat162*>(d) = __floats2bfloat162_rn(a, b);
+}
+
+// Origin of the warpgroup's part of the (R, SW) tile, tile-local.
+template <class K>
+__device__ __forceinline__ int part_row(int wg) { return (!K::kSwap && K::R == 128) ? wg * 64 : 0; }
+template <class K>
+__device__ __forceinline__ int part_col(int wg) { return (!K::kSwap && K::R == 128) ? 0 : wg * K::kWgCols; }
+
+// ---- beta == 0: chunks staged in the output dtype, stored by TMA ------------------------------
+
+// Chunk j goes to buffer (count & 1); the store that read that buffer two chunks ago must have
+// finished reading first. The warpgroup never waits for a store to reach global memory, so the
+// stores of one tile overlap the next tile's main loop. `count` runs across the CTA's tiles.
+template <class K, class TOut, bool CColMajor>
+__device__ void epilogue_tma(const GemmParams& p, const TileWork& w, const float (&acc)[K::kMTiles][K::kAccPerTile],
+                             unsigned char* bufs, int wg, int warp, int lane, int& count) {
+  static_assert(!K::kSwap && K::kTmaStore, "TMA-store chunks are the direct orientation's");
+  const bool issuer = warp == 0 && lane == 0;
+  const int row0 = w.row * K::R + part_row<K>(wg);
+  const int col0 = w.swath * K::SW + part_col<K>(wg);
+  const float alpha = p.alpha;
+  for (int j = 0; j < K::kEpiChunks; ++j, ++count) {
+    TOut* buf = reinterpret_cast<TOut*>(bufs + (count & 1) * K::kEpiBufBytes);  // (kEpiRows, kEpiCols) box
+    if (issuer) bulk_wait_group_read<1>();
+    named_barrier_sync(1 + wg, 128);  // this buffer is free
+    for_each_pair_at<K>(j, acc, warp, lane, [&](int r, int c, float v0, float v1) {  // partner: (r, c + 1)
+      if constexpr (CColMajor) {
+        buf[c * K::kEpiRows + r] = from_f32<TOut>(alpha * v0);
+        buf[(c + 1) * K::kEpiRows + r] = from_f32<TOut>(alpha * v1);
+      } else {
+        store_pair(buf + r * K::kEpiCols + c, alpha * v0, alpha * v1);  // c even: aligned pair
+      }
+    });
+    fence_proxy_async_smem();  // the TMA (async proxy) reads what this thread just wrote
+    named_barrier_sync(1 + wg, 128);
+    if (issuer) {
+      const int c = col0 + j * K::kEpiCols;
+      if constexpr (CColMajor) tma_store_2d(&p.tmap_c, buf, row0, c);  // (m, n)
+      else tma_store_2d(&p.tmap_c, buf, c, row0);                       // (n, m)
+      bulk_commit_group();
+    }
+  }
+}
+
+// ---- General path: f32 chunks through copy_out ------------------------------------------------
+
+// C = alpha * acc + beta * C with any beta, or raw partial sums into the split-row workspace.
+template <class K>
+__device__ void epilogue_generic(const GemmParams& p, const TileWork& w,
+                                 const float (&acc)[K::kMTiles][K::kAccPerTile], float* buf, int wg, int warp,
+                                 int lane) {
+  OutTarget o;
+  if (w.slot >= 0) {
+    // Workspace tile [slot][swath] of (R, SW) f32, row-major, written whole.
+    o.ptr = p.partials + (static_cast<std::int64_t>(w.slot) * p.num_swaths + w.swath) * (K::R * K::SW);
+    o.ld = K::SW;
+    o.row0 = part_row<K>(wg);
+    o.col0 = part_col<K>(wg);
+    o.rows = K::R;
+    o.cols = K::SW;
+    o.dtype = DType::f32;
+    o.col_major = false;
+    o.alpha = 1.0f;
+    o.beta = 0.0f;
+  } else {
+    o.ptr = p.c;
+    o.ld = p.ldc;
+    o.row0 = static_cast<std::int64_t>(w.row) * K::R + part_row<K>(wg);
+    o.col0 = static_cast<std::int64_t>(w.swath) * K::SW + part_col<K>(wg);
+    o.rows = p.m;
+    o.cols = p.n;
+    o.dtype = p.out;
+    o.col_major = p.c_col_major != 0;
+    o.alpha = p.alpha;
+    o.beta = p.beta;
+  }
+  if (warp == 0 && lane == 0) bulk_wait_group_read<0>();  // earlier TMA stores are done with the buffer
+  const std::int64_t col0 = o.col0;
+  for (int j = 0; j < K::kEpiChunks; ++j) {
+    named_barrier_sync(1 + wg, 128);  // the previous chunk (or tile) has left the buffer
+    for_each_pair_at<K>(j, acc, warp, lane, [&](int r, int c, float v0, float v1) {
+      if constexpr (K::kSwap) {
+        buf[r * K::kEpiPitch + c] = v0;
+        buf[(r + 1) * K::kEpiPitch + c] = v1;
+      } else {
+        *reinterpret_cast<float2*>(buf + r * K::kEpiPitch + c) = make_float2(v0, v1);
+      }
+    });
+    named_barrier_sync(1 + wg, 128);
+    o.col0 = col0 + j * K::kEpiCols;
+    copy_out(buf, K::kEpiPitch, K::kEpiRows, K::kEpiCols, o, warp * 32 + lane);
+  }
+}
+
+// The TMA-store epilogue for the run-time output dtype and C layout.
+template <class K>
+__device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
+                                      const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
+                                      int warp, int lane, int& count) {
+  switch (p.out) {
+    case DType::f32:
+      if (p.c_col_major) epilogue_tma<K, float, true>(p, w, acc, bufs, wg, warp, lane, count);
+      else epilogue_tma<K, float, false>(p, w, acc, bufs, wg, warp, lane, count);
+      return;
+    case DType::f16:
+      if (p.c_col_major) epilogue_tma<K, __half, true>(p, w, acc, bufs, wg, warp, lane, count);
+      else epilogue_tma<K, __half, false>(p, w, acc, bufs, wg, warp, lane, count);
+      return;
+    default:
+      if (p.c_col_major) epilogue_tma<K, __nv_bfloat16, true>(p, w, acc, bufs, wg, warp, lane, count);
+      else epilogue_tma<K, __nv_bfloat16, false>(p, w, acc, bufs, wg, warp, lane, count);
+      return;
+  }
+}
+
+// Writes the warpgroup's part of tile `w`. `count` is the warpgroup's running chunk counter.
+template <class K>
+__device__ void epilogue(const GemmParams& p, const TileWork& w, const float (&acc)[K::kMTiles][K::kAccPerTile],
+                         unsigned char* bufs, int wg, int warp, int lane, int& count) {
+  if constexpr (K::kTmaStore) {
+    if (w.slot < 0 && p.tma_store) {
+      epilogue_tma_dispatch<K>(p, w, acc, bufs, wg, warp, lane, count);
+      return;
+    }
+  }
+  epilogue_generic<K>(p, w, acc, reinterpret_cast<float*>(bufs), wg, warp, lane);
+}
+
+#endif  // __CUDACC__
+
+}  // namespace bsrflow::sm90

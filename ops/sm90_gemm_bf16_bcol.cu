@@ -1,0 +1,13 @@
+// Hopper BSR GEMM instantiations: bf16 inputs, column-major B (the list is in sm90_instances.cuh).
+#include "bsrflow/ops/sm90_instantiate.cuh"
+
+namespace bsrflow::sm90 {
+
+std::span<const KernelEntry> kernels_bf16_bcol() {
+#define X(R, KC, SW, SWAP, COPY) make_entry<__nv_bfloat16, R, KC, SW, SWAP, true, COPY>(),
+  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X)};
+#undef X
+  return table;
+}
+
+}  // namespace bsrflow::sm90

@@ -1,0 +1,13 @@
+// Hopper BSR GEMM instantiations: f16 inputs, row-major B (the list is in sm90_instances.cuh).
+#include "bsrflow/ops/sm90_instantiate.cuh"
+
+namespace bsrflow::sm90 {
+
+std::span<const KernelEntry> kernels_f16_brow() {
+#define X(R, KC, SW, SWAP, COPY) make_entry<__half, R, KC, SW, SWAP, false, COPY>(),
+  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X) BSRFLOW_SM90_ALTERNATIVES(X)};
+#undef X
+  return table;
+}
+
+}  // namespace bsrflow::sm90

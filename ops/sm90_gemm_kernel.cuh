@@ -1,0 +1,48 @@
+// The Hopper BSR x dense GEMM kernel: C = alpha * A_bsr * B + beta * C.
+//
+// Persistent grid (one CTA per SM), 3 warpgroups: warpgroup 0 gives up registers and one of its
+// warps produces (TMA into a ring of `stages` shared-memory stages on mbarriers); warpgroups 1
+// and 2 take the registers and consume with wgmma, then run the epilogue while the producer
+// already loads the next tile. Geometry comes from KernelTraits (sm90_kernel_traits.cuh).
+#pragma once
+
+#include "bsrflow/ops/sm90_consumer.cuh"
+#include "bsrflow/ops/sm90_gemm_params.hpp"
+#include "bsrflow/ops/sm90_kernel_traits.cuh"
+#include "bsrflow/ops/sm90_producer.cuh"
+#include "bsrflow/ops/sm90_tma.cuh"
+
+namespace bsrflow::sm90 {
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, 1) bsr_gemm_kernel(const __grid_constant__ GemmParams p) {
+  extern __shared__ unsigned char smem_raw[];
+  // Swizzled tiles need 1024-byte aligned shared addresses; dynamic smem only promises 16.
+  const std::uint32_t raw = smem_addr(smem_raw);
+  Ring<K> ring{smem_raw + (((raw + 1023u) & ~1023u) - raw), p.stages};
+
+  const int wg = threadIdx.x / 128;
+  const int warp = (threadIdx.x / 32) % 4;
+  const int lane = threadIdx.x % 32;
+
+  if (threadIdx.x == 0) {
+    tma_prefetch_map(&p.tmap_a);
+    tma_prefetch_map(&p.tmap_b);
+    for (int s = 0; s < p.stages; ++s) {
+      mbar_init(ring.full(s), 1);                 // the producer's arrive_expect_tx
+      mbar_init(ring.empty(s), K::kConsumers);    // one arrival per consumer warpgroup
+    }
+    mbar_fence_init();
+  }
+  __syncthreads();
+
+  if (wg == 0) {
+    setmaxnreg_dec<K::kProducerRegs>();
+    if (warp == 0) produce<K>(p, ring, lane);
+  } else {
+    setmaxnreg_inc<K::kConsumerRegs>();
+    consume<K>(p, ring, wg - 1, warp, lane);
+  }
+}
+
+}  // namespace bsrflow::sm90

@@ -1,0 +1,63 @@
+// The plain-data parameter block that crosses from the host into the Hopper BSR GEMM kernel
+// (one __grid_constant__ argument), and the schedule records it points to.
+//
+// Host and device both include this; it holds no owning types.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (types only: libcuda is reached through the runtime's entry points)
+
+#include <cstdint>
+
+#include "bsrflow/core/dtype.hpp"
+
+namespace bsrflow::sm90 {
+
+// One piece of work along K: block row `row`, its stored blocks [kb_begin, kb_end) (indices into
+// col_idx / values). A row far longer than average is cut into several pieces; each such piece
+// writes raw f32 partial sums to workspace slot `slot` and a fix-up kernel reduces them in slot
+// order (deterministic). slot < 0: the piece is the whole row and writes C directly.
+struct Piece {
+  int row;
+  int kb_begin;
+  int kb_end;
+  int slot;
+};
+
+// A block row that was split: its partial tiles are slots [first_slot, first_slot + count).
+struct SplitRow {
+  int row;
+  int first_slot;
+  int count;
+};
+
+struct GemmParams {
+  // Loads.
+  CUtensorMap tmap_a;  // A values as (C, R, nnzb), box (k_chunk, R, 1)
+  CUtensorMap tmap_b;  // row-major B as (N, K), box (64, k_chunk); column-major as (K, N), box (k_chunk, <=256)
+  CUtensorMap tmap_c;  // C for TMA stores: row-major (N, M) / column-major (M, N), box = one epilogue chunk
+  const int* col_idx;  // nnzb block-column indices
+
+  // Schedule: tile t is piece (t % num_pieces) of swath (t / num_pieces); pieces are ordered
+  // longest row first, so CTAs running together share one swath of B in L2.
+  const Piece* pieces;
+  int num_pieces;
+  int num_swaths;
+  int num_tiles;
+  int stages;
+  int block_c;           // C: the K extent of a block
+  int chunks_per_block;  // C / k_chunk
+
+  // Epilogue: C = alpha * acc + beta * C (C not read when beta == 0).
+  void* c;
+  std::int64_t ldc;
+  int m;  // rows of C
+  int n;  // columns of C
+  int c_col_major;
+  DType out;
+  float alpha;
+  float beta;
+  float* partials;  // [slot][swath][R][swath] f32, for split rows
+  int tma_store;    // beta == 0: stage chunks in the output dtype and TMA-store them asynchronously
+};
+
+}  // namespace bsrflow::sm90

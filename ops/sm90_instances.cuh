@@ -1,0 +1,22 @@
+// The list of instantiated Hopper BSR GEMM configurations, shared by the four instantiation TUs
+// (input dtype x B layout). X(R, K_CHUNK, SWATH, SWAP, COPY_ONLY).
+//
+// Each instantiation costs compile time (~1 s on the 2-core CI), so the list is the tuned
+// configuration per block shape (tuning_sm90.hpp) for each k-chunk, plus, for f16 with
+// row-major B only, the alternatives the benchmark measures against it and the copy-only probes.
+#pragma once
+
+// Tuned: R -> (swath, orientation) of tuned_for(R), for k-chunks 16, 32, 64 (C = 16, 32, 64/128).
+#define BSRFLOW_SM90_TUNED(X)                                                                        \
+  X(16, 16, 512, true, false) X(16, 32, 512, true, false) X(16, 64, 512, true, false)               \
+  X(32, 16, 512, true, false) X(32, 32, 512, true, false) X(32, 64, 512, true, false)               \
+  X(64, 16, 256, false, false) X(64, 32, 256, false, false) X(64, 64, 256, false, false)            \
+  X(128, 16, 256, false, false) X(128, 32, 256, false, false) X(128, 64, 256, false, false)
+
+// Measured alternatives (square blocks only) and the speed-of-light probes of the tuned square
+// configurations: f16, row-major B.
+#define BSRFLOW_SM90_ALTERNATIVES(X)                                                                 \
+  X(16, 16, 256, true, false) X(32, 32, 256, true, false) X(64, 64, 256, true, false)               \
+  X(128, 64, 128, false, false)                                                                      \
+  X(16, 16, 512, true, true) X(32, 32, 512, true, true) X(64, 64, 256, false, true)                 \
+  X(128, 64, 256, false, true)

@@ -1,0 +1,21 @@
+// Builds registry entries (sm90_kernels.hpp) for kernel instantiations; included only by the
+// sm90_gemm_<dtype>_<layout>.cu translation units.
+#pragma once
+
+#include "bsrflow/core/dtype.hpp"
+#include "bsrflow/ops/sm90_gemm_kernel.cuh"
+#include "bsrflow/ops/sm90_instances.cuh"
+#include "bsrflow/ops/sm90_kernel_traits.cuh"
+#include "bsrflow/ops/sm90_kernels.hpp"
+
+namespace bsrflow::sm90 {
+
+template <class TIn, int R, int KC, int SW, bool Swap, bool BColMajor, bool CopyOnly>
+KernelEntry make_entry() {
+  using K = KernelTraits<TIn, R, KC, SW, Swap, BColMajor, CopyOnly>;
+  return {KernelKey{dtype_of_v<TIn>, R, KC, SW, Swap, BColMajor, CopyOnly},
+          reinterpret_cast<const void*>(&bsr_gemm_kernel<K>), K::kStageBytes, K::kFixedBytes,
+          K::kThreads, K::kTmaStore, K::kEpiRows, K::kEpiCols};
+}
+
+}  // namespace bsrflow::sm90

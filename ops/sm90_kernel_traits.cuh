@@ -1,0 +1,118 @@
+// Compile-time shape of one Hopper BSR GEMM kernel instantiation: tile and stage geometry,
+// shared-memory layout, the warpgroup split, and the wgmma operand descriptors. The producer,
+// consumer and epilogue all read their constants from here so they cannot disagree.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "bsrflow/ops/sm90_wgmma.cuh"
+
+namespace bsrflow::sm90 {
+
+template <class TIn_, int R_, int KC_, int SW_, bool Swap_, bool BColMajor_, bool CopyOnly_>
+struct KernelTraits {
+  using TIn = TIn_;
+  static constexpr int R = R_;    // block height
+  static constexpr int KC = KC_;  // K extent of one stage (a block or half of a 128-wide block)
+  static constexpr int SW = SW_;  // swath: N columns of the output tile
+  static constexpr bool kSwap = Swap_;
+  static constexpr bool kBColMajor = BColMajor_;
+  static constexpr bool kCopyOnly = CopyOnly_;
+  static constexpr bool kBf16 = std::is_same_v<TIn, __nv_bfloat16>;
+
+  static_assert(std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>, "16-bit inputs only");
+  static_assert(KC == 16 || KC == 32 || KC == 64, "k-chunk: one 32/64/128-byte swizzle row");
+  static_assert(SW == 128 || SW == 256 || SW == 512, "swath: 128, 256 or 512 columns");
+  static_assert(kSwap ? (R == 16 || R == 32 || R == 64) : (R == 64 || R == 128),
+                "direct orientation needs R in {64, 128}; swap-AB needs R in {16, 32, 64}");
+
+  // ---- Threads: warpgroup 0 = producer (one warp issues TMA), 1..2 = consumers ----------------
+  static constexpr int kThreads = 384;
+  static constexpr int kConsumers = 2;
+  // 384 threads x 168 registers (launch bounds) = 64512 at launch; the producer warpgroup gives
+  // back 128 x 112, the consumers take 256 x 56: 56 * 128 + 224 * 256 = 64512. 56 rather than
+  // the usual 40 leaves the producer loop room without relying on ptxas to squeeze it.
+  static constexpr int kProducerRegs = 56;
+  static constexpr int kConsumerRegs = 224;
+
+  // ---- Per-consumer-warpgroup work ------------------------------------------------------------
+  // direct, R = 128: warpgroup w owns rows [64w, 64w + 64) x all SW columns.
+  // direct, R = 64:  warpgroup w owns all 64 rows x columns [w*SW/2, (w+1)*SW/2).
+  // swap:            warpgroup w owns swath columns [w*SW/2, (w+1)*SW/2) as wgmma-M, in
+  //                  64-column m-tiles, times all R rows as wgmma-N.
+  static constexpr int kWgRows = kSwap ? R : 64;
+  static constexpr int kWgCols = (!kSwap && R == 128) ? SW : SW / 2;
+  static constexpr int kMmaN = kSwap ? R : kWgCols;            // wgmma N
+  static constexpr int kMTiles = kSwap ? kWgCols / 64 : 1;       // wgmma issues per k16 step
+  static constexpr int kAccPerTile = kMmaN / 2;                  // f32 accumulators per thread per tile
+  static constexpr int kAccPerThread = kMTiles * kAccPerTile;
+  static_assert(kMmaN >= 16 && kMmaN <= 256, "wgmma N is 8..256");
+  static_assert(kAccPerThread <= 128, "more than 128 accumulators per thread would spill");
+
+  // ---- Shared memory, per stage ---------------------------------------------------------------
+  // A: the (R, KC) block chunk, K-major, KC*2-byte swizzle rows.
+  // B: the (KC, SW) slice of the swath. Row-major B lands as SW/64 boxes of (KC rows, 64 cols),
+  //    128-byte swizzle (MN-major for wgmma); column-major B as (SW rows = n, KC cols = k)
+  //    K-major boxes of up to 256 rows.
+  static constexpr int kRowBytesK = KC * 2;  // one K-major row of a chunk
+  static constexpr SmemSwizzle kSwizzleK = swizzle_for_row_bytes(kRowBytesK);
+  static constexpr int kABytes = R * KC * 2;
+  static constexpr int kAStride = (kABytes + 1023) / 1024 * 1024;  // swizzled tiles start 1024-aligned
+  static constexpr int kBBytes = KC * SW * 2;
+  static_assert(kBBytes % 1024 == 0, "B stage keeps 1024-byte alignment");
+  static constexpr int kStageBytes = kAStride + kBBytes;
+  static constexpr std::uint32_t kTxBytes = kABytes + kBBytes;  // what TMA delivers per stage
+  static constexpr int kBBoxCols = kBColMajor ? (SW < 256 ? SW : 256) : 64;  // n extent of one box
+  static constexpr int kBBoxes = SW / kBBoxCols;
+  static constexpr int kBBoxBytes = kBBoxCols * KC * 2;
+  static constexpr int kMaxStages = 8;
+
+  // ---- Epilogue staging (per consumer warpgroup, after the ring) -------------------------------
+  // The warpgroup's accumulators leave in chunks of kEpiRows x kEpiCols outputs (C orientation):
+  //   direct: all 64 rows x 32 columns (R = 128) or 16 columns (R = 64, to keep a 5th stage),
+  //           two buffers: with beta == 0 a chunk is staged in the output dtype and layout and
+  //           TMA-stored while the next one is staged (kTmaStore);
+  //   swap:   all R rows x one 64-column m-tile (all four warps), one f32 buffer: the tiles of
+  //           small blocks are short, so the fewest barriers per tile win (perf_log entry 2:
+  //           half-m-tile chunks for TMA stores cost 10-20% at R = 16 / 32).
+  // The f32 path pads the row pitch and goes through copy_out (sm90_epilogue.cuh).
+  static constexpr bool kTmaStore = !kSwap;
+  static constexpr int kEpiRows = kSwap ? R : 64;
+  static constexpr int kEpiCols = kSwap ? 64 : (R == 128 ? 32 : 16);
+  static constexpr int kEpiChunks = kWgCols / kEpiCols;
+  static constexpr int kEpiPitch = kEpiCols + 4;  // floats; breaks the power-of-two row stride
+  static constexpr int kEpiBufBytes = kEpiRows * kEpiCols * 4;  // one TMA-store chunk (f32 at most)
+  static constexpr int kEpiF32Bytes = kEpiRows * kEpiPitch * 4;
+  static constexpr int kEpiBytes =
+      ((kTmaStore && 2 * kEpiBufBytes > kEpiF32Bytes ? 2 * kEpiBufBytes : kEpiF32Bytes) + 127) / 128 * 128;
+  static_assert(kEpiBufBytes % 128 == 0, "TMA store sources stay 128-byte aligned");
+
+  static constexpr int kBarrierBytes = 2 * kMaxStages * 8;  // full[] and empty[] mbarriers
+  static constexpr int kAlignSlack = 1024;                  // dynamic smem is only 16-byte aligned
+  // Bytes after the ring: epilogue buffers, then barriers.
+  static constexpr int kFixedBytes = kConsumers * kEpiBytes + kBarrierBytes + kAlignSlack;
+
+  static constexpr int smem_bytes(int stages) { return stages * kStageBytes + kFixedBytes; }
+
+  // ---- wgmma operand descriptors --------------------------------------------------------------
+  // K-major chunk (rows of KC elements): 8-row groups are 8 * KC * 2 bytes apart.
+  static __device__ __forceinline__ std::uint64_t desc_k_major(std::uint32_t addr) {
+    return make_smem_desc(addr, 16, 8 * kRowBytesK, kSwizzleK);
+  }
+  // MN-major row-major-B chunk: 64-wide MN chunks are KC * 128 bytes apart, 8 K-rows per 1024.
+  static __device__ __forceinline__ std::uint64_t desc_mn_major(std::uint32_t addr) {
+    return make_smem_desc(addr, KC * 128, 1024, SmemSwizzle::b128);
+  }
+  // Byte offset of swath column `col` (a multiple of 64) and of k16 step `ks` in a B stage.
+  static __device__ __forceinline__ std::uint32_t b_offset(int col, int ks) {
+    if constexpr (kBColMajor) return col * kRowBytesK + ks * 32;
+    else return (col / 64) * (KC * 128) + ks * 2048;
+  }
+  static constexpr int kTransB = kBColMajor ? 0 : 1;  // row-major B is MN-major for wgmma
+};
+
+}  // namespace bsrflow::sm90

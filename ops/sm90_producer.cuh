@@ -1,0 +1,85 @@
+// Producer warp of the Hopper BSR GEMM: walks the CTA's tiles and, for every stored block, loads
+// the A block chunk and the matching (k_chunk x swath) slice of B into the next ring stage with
+// TMA, at run-time coordinates taken from col_idx (the gather costs nothing extra).
+#pragma once
+
+#include "bsrflow/ops/sm90_gemm_params.hpp"
+#include "bsrflow/ops/sm90_schedule.cuh"
+#include "bsrflow/ops/sm90_tma.cuh"
+
+namespace bsrflow::sm90 {
+
+#if defined(__CUDACC__)
+
+// The shared-memory ring: stage s holds A at a(s) and B at b(s); full[s] completes when TMA has
+// delivered both, empty[s] when both consumer warpgroups have finished reading it.
+template <class K>
+struct Ring {
+  unsigned char* base;
+  int stages;
+
+  __device__ unsigned char* a(int s) const { return base + s * K::kStageBytes; }
+  __device__ unsigned char* b(int s) const { return base + s * K::kStageBytes + K::kAStride; }
+  // Epilogue staging buffer of consumer warpgroup `wg`.
+  __device__ float* epi(int wg) const {
+    return reinterpret_cast<float*>(base + stages * K::kStageBytes + wg * K::kEpiBytes);
+  }
+  __device__ std::uint64_t* full(int s) const {
+    return reinterpret_cast<std::uint64_t*>(base + stages * K::kStageBytes + K::kConsumers * K::kEpiBytes) + s;
+  }
+  __device__ std::uint64_t* empty(int s) const { return full(K::kMaxStages + s); }
+};
+
+// Run by all 32 lanes of the producer warp; lane 0 issues. Lanes fetch 32 column indices at a
+// time (one coalesced load) and broadcast them, so the issuing thread never waits on a
+// dependent global load per block.
+//
+// NOTES (perf_log entries 1-4, H100): the issue path of this one thread bounds small blocks
+// (a 16x16 swath-512 stage is 9 boxes in ~0.5 us), so it is kept minimal: a fully unrolled box
+// loop with compile-time box offsets. Three alternatives measured slower - issuing from a
+// run-time loop (-50% at block 16), one box per lane (per-lane coordinates: ptxas loops over
+// lanes to move them into the uniform registers UTMALDG reads; -20%), and dealing boxes to 2-4
+// warps by a run-time box % warps (the divisions on the issuing thread: -40%, no gain from the
+// extra instruction streams).
+template <class K>
+__device__ void produce(const GemmParams& p, const Ring<K>& ring, int lane) {
+  int stage = 0;
+  std::uint32_t phase = 0;
+  for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+    const TileWork w = tile_work(p, t);
+    const int n0 = w.swath * K::SW;
+    for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {
+      const int count = min(32, w.kb_end - kb0);
+      const int my_col = lane < count ? __ldg(p.col_idx + kb0 + lane) : 0;
+      for (int i = 0; i < count; ++i) {
+        const int block_col = __shfl_sync(0xffffffffu, my_col, i);
+        for (int chunk = 0; chunk < p.chunks_per_block; ++chunk) {
+          if (lane == 0) {
+            // Wait until both consumers released this slot (first pass: returns at once).
+            mbar_wait(ring.empty(stage), phase ^ 1u);
+            mbar_arrive_expect_tx(ring.full(stage), K::kTxBytes);
+            // (KC, R) chunk of block kb0 + i: coordinates (k within block, row, block).
+            tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i);
+            const int k0 = block_col * p.block_c + chunk * K::KC;  // first B row of this chunk
+#pragma unroll
+            for (int box = 0; box < K::kBBoxes; ++box) {
+              unsigned char* dst = ring.b(stage) + box * K::kBBoxBytes;
+              if constexpr (K::kBColMajor)
+                tma_load_2d(dst, &p.tmap_b, ring.full(stage), k0, n0 + box * K::kBBoxCols);  // (k, n)
+              else
+                tma_load_2d(dst, &p.tmap_b, ring.full(stage), n0 + box * K::kBBoxCols, k0);  // (n, k)
+            }
+          }
+          if (++stage == p.stages) {
+            stage = 0;
+            phase ^= 1u;
+          }
+        }
+      }
+    }
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace bsrflow::sm90

@@ -1,0 +1,58 @@
+#include "bsrflow/ops/sm90_split_fixup.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "bsrflow/core/error.hpp"
+
+namespace bsrflow::sm90 {
+namespace {
+
+constexpr int kThreads = 256;
+
+__device__ float load_out(const void* c, std::int64_t i, DType t) {
+  switch (t) {
+    case DType::f32: return static_cast<const float*>(c)[i];
+    case DType::f16: return __half2float(static_cast<const __half*>(c)[i]);
+    default: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
+  }
+}
+__device__ void store_out(void* c, std::int64_t i, DType t, float v) {
+  switch (t) {
+    case DType::f32: static_cast<float*>(c)[i] = v; break;
+    case DType::f16: static_cast<__half*>(c)[i] = __float2half_rn(v); break;
+    default: static_cast<__nv_bfloat16*>(c)[i] = __float2bfloat16_rn(v); break;
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams p) {
+  const int entry = blockIdx.x / p.R;
+  const int r = blockIdx.x - entry * p.R;  // row within the block row
+  const SplitRow s = p.rows[entry];
+  const std::int64_t gr = static_cast<std::int64_t>(s.row) * p.R + r;
+  const std::int64_t gc = static_cast<std::int64_t>(blockIdx.y) * kThreads + threadIdx.x;
+  if (gr >= p.m || gc >= p.n) return;
+  const int swath = static_cast<int>(gc / p.swath);
+  const int col = static_cast<int>(gc - static_cast<std::int64_t>(swath) * p.swath);
+  const std::int64_t tile = static_cast<std::int64_t>(p.R) * p.swath;
+  const float* part = p.partials + (static_cast<std::int64_t>(s.first_slot) * p.num_swaths + swath) * tile +
+                      static_cast<std::int64_t>(r) * p.swath + col;
+  float sum = 0.0f;
+  for (int q = 0; q < s.count; ++q) sum += part[static_cast<std::int64_t>(q) * p.num_swaths * tile];  // slot order
+  const std::int64_t off = p.c_col_major ? gc * p.ldc + gr : gr * p.ldc + gc;
+  float v = p.alpha * sum;
+  if (p.beta != 0.0f) v += p.beta * load_out(p.c, off, p.out);
+  store_out(p.c, off, p.out, v);
+}
+
+}  // namespace
+
+void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
+  if (params.num_rows == 0 || params.n == 0) return;
+  const dim3 grid(static_cast<unsigned>(params.num_rows * params.R),
+                  static_cast<unsigned>((params.n + kThreads - 1) / kThreads));
+  split_fixup_kernel<<<grid, kThreads, 0, stream>>>(params);
+  BSRFLOW_CHECK_LAUNCH("split_fixup_kernel");
+}
+
+}  // namespace bsrflow::sm90

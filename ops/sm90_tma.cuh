@@ -1,0 +1,141 @@
+// Hopper asynchronous copies and their barriers through inline PTX: mbarrier init / arrive /
+// expect-tx / parity wait, TMA tensor loads (cp.async.bulk.tensor) completed on an mbarrier,
+// and the register re-partitioning (setmaxnreg) between producer and consumer warpgroups.
+//
+// Device code only. The tensor maps themselves are encoded on the host (sm90_tensor_map.hpp)
+// and reach the kernel as __grid_constant__ parameters.
+//
+// NOTES:
+// - Not <cuda/barrier> (7 s per TU on CI) and not <cuda/ptx> (3.9 s): a dozen one-line wrappers.
+// - Parity waits: a barrier's phase flips each time its pending count reaches zero. Waiting for
+//   parity `p` returns once the phase with that parity has completed. A fresh barrier is in phase
+//   0, and waiting for parity 1 returns at once ("the previous phase"), which is how a producer
+//   treats all ring slots as free on its first pass.
+// - The TMA byte count of a box is the full box even where it lies outside the tensor (those
+//   elements are zero-filled), so expect_tx always announces whole boxes.
+#pragma once
+
+#include <cstdint>
+
+namespace bsrflow::sm90 {
+
+#if defined(__CUDACC__)
+
+__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// ---- mbarrier -----------------------------------------------------------------------------------
+
+__device__ __forceinline__ void mbar_init(std::uint64_t* bar, std::uint32_t arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(arrivals) : "memory");
+}
+
+// Makes initialised barriers visible to the async proxy (TMA) and to the other threads.
+__device__ __forceinline__ void mbar_fence_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+// One arrival plus `bytes` of expected transaction count (the producer, before its TMA loads).
+__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+
+__device__ __forceinline__ bool mbar_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(smem_addr(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+// Blocks until the phase with parity `parity` of `bar` has completed (try_wait itself suspends
+// the thread for a system-dependent time, so this loop does not spin hot).
+__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, std::uint32_t parity) {
+  while (!mbar_try_wait(bar, parity)) {
+  }
+}
+
+// ---- TMA ------------------------------------------------------------------------------------------
+
+// The tensor map lives in kernel parameter space (__grid_constant__); its generic address is
+// what cp.async.bulk.tensor takes.
+__device__ __forceinline__ void tma_prefetch_map(const void* map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
+}
+
+// Box at coordinates (c0 innermost, c1) of a 2-D map into shared memory at `dst`, completing
+// on `bar`.
+__device__ __forceinline__ void tma_load_2d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::
+          "r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1)
+      : "memory");
+}
+
+__device__ __forceinline__ void tma_load_3d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
+                                            int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], "
+      "[%2];\n" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
+// Box of shared memory at `src` -> tensor coordinates (c0 innermost, c1) of a 2-D map. Out-of-
+// bounds elements of the box are not written. Tracked by the issuing thread's bulk groups.
+__device__ __forceinline__ void tma_store_2d(const void* map, const void* src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(smem_addr(src)), "r"(c0), "r"(c1)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// Until at most `Pending` of this thread's bulk groups still read their shared memory.
+template <int Pending>
+__device__ __forceinline__ void bulk_wait_group_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
+}
+// Until at most `Pending` of this thread's bulk groups are incomplete (writes done).
+template <int Pending>
+__device__ __forceinline__ void bulk_wait_group() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+// Makes this thread's generic-proxy shared-memory writes visible to the async proxy (a TMA
+// store that reads them next).
+__device__ __forceinline__ void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// ---- Register re-partitioning ---------------------------------------------------------------------
+
+// Every thread of the warpgroup must execute the same setmaxnreg.
+template <int Registers>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256, "setmaxnreg: 24..256, multiple of 8");
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
+}
+template <int Registers>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256, "setmaxnreg: 24..256, multiple of 8");
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
+}
+
+// Named barrier among `threads` threads (a multiple of 32); id 0 is __syncthreads().
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+#endif  // __CUDACC__
+
+}  // namespace bsrflow::sm90

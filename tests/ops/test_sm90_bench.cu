@@ -1,0 +1,179 @@
+// Hidden benchmark of the Hopper BSR GEMM (tag [.sm90bench], not run in CI):
+// M = N = K = 8192, f16 in, f16 out, 12.5% of the blocks of every block row stored (uniform),
+// for blocks 16, 32, 64, 128: the tuned plan, the measured alternatives and the copy-only probe,
+// against cuBLAS dense f16 (f32 accumulate) in the same process.
+//
+// Method (DESIGN.md "Benchmarks"): CUDA events around each run, warm-up, median / min / max of
+// 20 runs, L2 flushed before every timed run (a memset of 2x L2, outside the timed region),
+// random data, plan time reported apart. Effective TFLOPS count stored blocks only:
+// 2 * nnzb * R * C * N / t. Set BSRFLOW_SM90BENCH_N to change the size (multiple of 128).
+#include <catch2/catch.hpp>
+
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/device_info.hpp"
+#include "bsrflow/core/stream.hpp"
+#include "bsrflow/formats/bsr.hpp"
+#include "bsrflow/formats/dense.hpp"
+#include "bsrflow/ops/cublas_check.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/sm90_kernels.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
+#include "support/gpu.hpp"
+
+using namespace bsrflow;
+
+namespace {
+
+__global__ void fill_uniform(__half* p, std::size_t n, std::uint32_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    std::uint32_t x = static_cast<std::uint32_t>(i) * 0x9E3779B9u ^ seed ^ static_cast<std::uint32_t>(i >> 32);
+    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+    p[i] = __float2half(static_cast<float>(x) * (2.0f / 4294967296.0f) - 1.0f);  // [-1, 1)
+  }
+}
+
+void fill(DeviceBuffer<__half>& b, std::uint32_t seed, cudaStream_t s) {
+  if (b.empty()) return;
+  fill_uniform<<<1024, 256, 0, s>>>(b.data(), b.size(), seed);
+  BSRFLOW_CHECK_LAUNCH("fill_uniform");
+}
+
+struct Timing {
+  double median_ms, min_ms, max_ms;
+};
+
+// `run` timed `reps` times after `warmup` untimed runs; `flush` runs before each, untimed.
+Timing time_runs(const std::function<void()>& run, const std::function<void()>& flush, cudaStream_t s,
+                 int warmup = 3, int reps = 20) {
+  for (int i = 0; i < warmup; ++i) run();
+  Event start, stop;
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    flush();
+    start.record(s);
+    run();
+    stop.record(s);
+    ms.push_back(Event::elapsed_ms(start, stop));
+  }
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+}  // namespace
+
+TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and the copy-only probe",
+          "[.sm90bench][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  int n = 8192;
+  if (const char* env = std::getenv("BSRFLOW_SM90BENCH_N")) n = std::atoi(env);
+  const DeviceInfo dev = device_info();
+  Stream stream;
+  std::printf("device: %s (sm_%d, %d SMs, L2 %zu MiB)\n", dev.name.c_str(), dev.compute_capability(), dev.sm_count,
+              dev.l2_bytes >> 20);
+
+  DeviceBuffer<unsigned char> scrub(2 * dev.l2_bytes, stream);
+  auto flush = [&] { scrub.fill_bytes(0x5A, stream); };
+
+  // Dense operands shared by every case: B (K x N, row-major), C (M x N).
+  DeviceBuffer<__half> B(static_cast<std::size_t>(n) * n, stream), C(static_cast<std::size_t>(n) * n, stream);
+  fill(B, 2, stream);
+  fill(C, 3, stream);
+
+  // cuBLAS dense on the densified problem (any data: only the time matters).
+  double cublas_tflops = 0.0;
+  {
+    DeviceBuffer<__half> A(static_cast<std::size_t>(n) * n, stream);
+    fill(A, 1, stream);
+    cublasHandle_t handle = nullptr;
+    BSRFLOW_CUBLAS(cublasCreate(&handle));
+    BSRFLOW_CUBLAS(cublasSetStream(handle, stream));
+    const float one = 1.0f, zero = 0.0f;
+    auto run = [&] {
+      BSRFLOW_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B.data(), CUDA_R_16F, n, A.data(),
+                                  CUDA_R_16F, n, &zero, C.data(), CUDA_R_16F, n, CUBLAS_COMPUTE_32F,
+                                  CUBLAS_GEMM_DEFAULT));
+    };
+    const Timing t = time_runs(run, flush, stream);
+    cublas_tflops = 2.0 * n * n * static_cast<double>(n) / (t.median_ms * 1e-3) / 1e12;
+    std::printf("cublas dense f16: %.3f ms (min %.3f max %.3f) = %.0f TFLOPS\n", t.median_ms, t.min_ms, t.max_ms,
+                cublas_tflops);
+    BSRFLOW_CUBLAS(cublasDestroy(handle));
+  }
+
+  for (int b : {16, 32, 64, 128}) {
+    // Exactly 1/8 of the block columns of every block row, at random positions.
+    const int block_rows = n / b, block_cols = n / b, per_row = block_cols / 8;
+    std::mt19937 rng(static_cast<std::uint32_t>(b));
+    std::vector<int> row_ptr(1, 0), col_idx, all(static_cast<std::size_t>(block_cols));
+    std::iota(all.begin(), all.end(), 0);
+    for (int i = 0; i < block_rows; ++i) {
+      std::vector<int> pick;
+      std::sample(all.begin(), all.end(), std::back_inserter(pick), per_row, rng);
+      col_idx.insert(col_idx.end(), pick.begin(), pick.end());
+      row_ptr.push_back(static_cast<int>(col_idx.size()));
+    }
+    const std::int64_t nnzb = static_cast<std::int64_t>(col_idx.size());
+    DeviceBuffer<__half> values(static_cast<std::size_t>(nnzb) * b * b, stream);
+    fill(values, 10 + static_cast<std::uint32_t>(b), stream);
+    Bsr<__half> A(n, n, b, b, DeviceBuffer<int>::from_host(row_ptr, stream),
+                  DeviceBuffer<int>::from_host(col_idx, stream), std::move(values));
+    const DenseView<const __half> Bv{B.data(), n, n, n, Layout::row_major};
+    const DenseView<__half> Cv{C.data(), n, n, n, Layout::row_major};
+    const double flops = 2.0 * static_cast<double>(nnzb) * b * b * n;
+
+    // The tuned plan first, then its mechanics switched off one at a time, then the alternatives.
+    std::vector<GemmOptions> variants(2);
+    variants[1].tma_store_epilogue = false;
+    for (const sm90::KernelEntry& e : sm90::all_kernels()) {
+      if (e.key.in != DType::f16 || e.key.b_col_major || e.key.R != b || e.key.k_chunk != std::min(b, 64)) continue;
+      const sm90::Tuning tuned = sm90::tuned_for(b);
+      if (!e.key.copy_only && e.key.swath == tuned.swath &&
+          e.key.swap == (tuned.orientation == GemmOrientation::swap))
+        continue;  // the tuned plan, already first
+      GemmOptions o;
+      o.kernel = GemmOptions::Choice::sm90;
+      o.swath = e.key.swath;
+      o.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
+      o.copy_only = e.key.copy_only;
+      variants.push_back(o);
+    }
+    double probe_tflops = 0.0, tuned_tflops = 0.0;
+    for (const GemmOptions& o : variants) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const GemmPlan plan = plan_gemm(std::as_const(A).view(), describe(Bv), describe(Cv), o, stream);
+      const double plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      auto run = [&] { plan.run<__half, __half>(std::as_const(A).view(), Bv, Cv, 1.0f, 0.0f, stream); };
+      const Timing t = time_runs(run, flush, stream);
+      const double tflops = flops / (t.median_ms * 1e-3) / 1e12;
+      if (o.copy_only) probe_tflops = std::max(probe_tflops, tflops);
+      if (&o == &variants.front()) tuned_tflops = tflops;
+      const char* note = &o == &variants[0] ? "  [tuned]"
+                         : &o == &variants[1] ? "  [no TMA-store epilogue]"
+                                              : "";
+      std::printf("block %3d  %-44s plan %7.1f ms  run %.4f ms (min %.4f max %.4f)  %6.1f TFLOPS  %.3f of cuBLAS%s\n",
+                  b, plan.name().c_str(), plan_ms, t.median_ms, t.min_ms, t.max_ms, tflops, tflops / cublas_tflops,
+                  note);
+    }
+    if (probe_tflops > 0.0)
+      std::printf("block %3d  tuned / copy-only probe = %.3f, tuned / min(cuBLAS, probe) = %.3f\n", b,
+                  tuned_tflops / probe_tflops, tuned_tflops / std::min(cublas_tflops, probe_tflops));
+  }
+  std::fflush(stdout);
+  SUCCEED("benchmark printed");
+}

@@ -1,0 +1,560 @@
+// GPU tests of the Hopper BSR GEMM through its public plan API.
+//
+// - Every instantiated configuration (the registry, so also every one the planner may choose)
+//   on integer-valued data, compared bit for bit with the reference kernel over C's whole
+//   storage: leading-dimension padding and a guard tail must come back as they went in, and with
+//   beta == 0 C starts as NaN (0xFF bytes) so an unwritten element or a read of C cannot pass.
+//   B's padding is NaN too, so a load outside B's shape would poison the result.
+// - Hostile patterns: empty matrix, empty rows, a single block, full density, power-law rows
+//   (split across CTAs), one very long row, K == 0, M == 0, N == 0.
+// - Random real data against the fp64 product of the rounded inputs; run-to-run bitwise
+//   identity; capture into a CUDA Graph; run-time argument errors.
+#include <catch2/catch.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/device_info.hpp"
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/core/stream.hpp"
+#include "bsrflow/formats/bsr.hpp"
+#include "bsrflow/formats/dense.hpp"
+#include "bsrflow/ops/cpu_gemm.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/reference_gemm.hpp"
+#include "bsrflow/ops/sm90_kernels.hpp"
+#include "bsrflow/ops/sm90_schedule_build.hpp"
+#include "support/gpu.hpp"
+#include "support/patterns.hpp"
+
+using namespace bsrflow;
+
+namespace {
+
+// Skips (with a line saying so) on a GPU that is not sm_90: the planner would pick the
+// reference kernel and these tests would test nothing new.
+#define SM90_REQUIRE_HOPPER()                                                        \
+  do {                                                                               \
+    BSRFLOW_REQUIRE_GPU();                                                           \
+    if (!device_info().is_hopper()) {                                                \
+      WARN("SKIPPED: " << device_info().name << " is not sm_90, sm90 test not run"); \
+      return;                                                                        \
+    }                                                                                \
+  } while (0)
+
+// ---- Problems -------------------------------------------------------------------------------
+
+enum class Pattern { random_half, empty_rows, single_block, full, powerlaw, one_long_row, none };
+
+std::vector<std::vector<int>> block_pattern(Pattern p, int block_rows, int block_cols, std::uint32_t seed) {
+  std::vector<std::vector<int>> rows(static_cast<std::size_t>(block_rows));
+  std::mt19937 rng(seed);
+  switch (p) {
+    case Pattern::random_half:
+    case Pattern::empty_rows: {
+      std::bernoulli_distribution keep(0.5);
+      for (int i = 0; i < block_rows; ++i)
+        for (int j = 0; j < block_cols; ++j)
+          if (keep(rng)) rows[i].push_back(j);
+      if (p == Pattern::empty_rows)
+        for (int i = 0; i < block_rows; i += 2) rows[i].clear();
+      else if (block_rows > 1)
+        rows[1].clear();  // one empty row in every problem
+      break;
+    }
+    case Pattern::single_block:
+      rows[block_rows / 2].push_back(block_cols / 2);
+      break;
+    case Pattern::full:
+      for (auto& r : rows)
+        for (int j = 0; j < block_cols; ++j) r.push_back(j);
+      break;
+    case Pattern::powerlaw: {
+      const HostCsr<float> csr =
+          test::powerlaw_csr<float>(block_rows, block_cols, std::int64_t{block_rows} * block_cols / 6, 1.2, seed);
+      for (int i = 0; i < block_rows; ++i)
+        rows[i].assign(csr.col_idx.begin() + csr.row_ptr[i], csr.col_idx.begin() + csr.row_ptr[i + 1]);
+      break;
+    }
+    case Pattern::one_long_row:
+      for (int j = 0; j < block_cols; ++j) rows[block_rows - 1].push_back(j);
+      rows[0].push_back(0);
+      break;
+    case Pattern::none: break;
+  }
+  return rows;
+}
+
+template <class T, class ValueFn>
+HostBsr<T> make_bsr(int rows, int cols, int R, int C, const std::vector<std::vector<int>>& pattern, ValueFn value) {
+  HostBsr<T> a;
+  a.rows = rows;
+  a.cols = cols;
+  a.R = R;
+  a.C = C;
+  a.row_ptr.assign(pattern.size() + 1, 0);
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    for (int j : pattern[i]) {
+      a.col_idx.push_back(j);
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+          const bool inside = static_cast<std::int64_t>(i) * R + r < rows && static_cast<std::int64_t>(j) * C + c < cols;
+          a.values.push_back(inside ? value() : from_double<T>(0.0));  // padding of edge blocks is zero
+        }
+    }
+    a.row_ptr[i + 1] = static_cast<int>(a.col_idx.size());
+  }
+  return a;
+}
+
+std::int64_t round8(std::int64_t v) { return (v + 7) / 8 * 8; }
+
+// Leading dimension: the minimum rounded up to 8 (the sm90 kernel's requirement), plus 8 more
+// when `padded`.
+std::int64_t ld_for(int rows, int cols, Layout layout, bool padded) {
+  return round8(std::max(layout == Layout::row_major ? cols : rows, 1)) + (padded ? 8 : 0);
+}
+
+template <class T, class ValueFn>
+HostDense<T> make_dense(int rows, int cols, Layout layout, bool padded, ValueFn value) {
+  HostDense<T> d(rows, cols, layout, ld_for(rows, cols, layout, padded));
+  for (auto& v : d.data) v = from_double<T>(std::nan(""));
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) d(i, j) = value();
+  return d;
+}
+
+struct Case {
+  int M = 0, N = 0, K = 0, R = 16, C = 16;
+  Layout b_layout = Layout::row_major;
+  Layout c_layout = Layout::row_major;
+  bool padded = false;
+  Pattern pattern = Pattern::random_half;
+  float alpha = 2.0f;
+  float beta = 0.0f;
+  std::uint32_t seed = 1;
+};
+
+std::string describe(const Case& c) {
+  std::ostringstream os;
+  os << "M=" << c.M << " N=" << c.N << " K=" << c.K << " block " << c.R << "x" << c.C << ", B "
+     << (c.b_layout == Layout::row_major ? "row" : "col") << "-major, C "
+     << (c.c_layout == Layout::row_major ? "row" : "col") << "-major" << (c.padded ? ", padded ld" : "")
+     << ", alpha " << c.alpha << " beta " << c.beta << ", pattern " << static_cast<int>(c.pattern);
+  return os.str();
+}
+
+constexpr std::size_t kGuard = 64;  // poisoned elements past C's storage
+
+template <class T>
+DeviceBuffer<T> upload_with_guard(const std::vector<T>& host, cudaStream_t s) {
+  std::vector<T> v = host;
+  v.resize(host.size() + kGuard);
+  std::memset(static_cast<void*>(v.data() + host.size()), 0xFF, kGuard * sizeof(T));
+  return DeviceBuffer<T>::from_host(v, s);
+}
+
+template <class T>
+DenseView<T> view_of(DeviceBuffer<T>& buf, const HostDense<T>& h) {
+  return {buf.data(), h.rows, h.cols, h.ld, h.layout};
+}
+template <class T>
+DenseView<const T> cview_of(const DeviceBuffer<T>& buf, const HostDense<T>& h) {
+  return {buf.data(), h.rows, h.cols, h.ld, h.layout};
+}
+
+template <class TIn, class TOut>
+struct Problem {
+  HostBsr<TIn> A;
+  HostDense<TIn> B;
+  HostDense<TOut> C;
+};
+
+template <class TIn, class TOut>
+Problem<TIn, TOut> integer_problem(const Case& c) {
+  const auto pattern = block_pattern(c.pattern, ceil_div(c.M, c.R), ceil_div(c.K, c.C), c.seed);
+  std::mt19937 rng(c.seed + 7);
+  auto v = [&] { return test::int_value<TIn>(rng, 4); };
+  auto w = [&] { return test::int_value<TOut>(rng, 4); };
+  return {make_bsr<TIn>(c.M, c.K, c.R, c.C, pattern, v), make_dense<TIn>(c.K, c.N, c.b_layout, c.padded, v),
+          make_dense<TOut>(c.M, c.N, c.c_layout, c.padded, w)};
+}
+
+template <class TIn, class TOut>
+Problem<TIn, TOut> real_problem(const Case& c) {
+  const auto pattern = block_pattern(c.pattern, ceil_div(c.M, c.R), ceil_div(c.K, c.C), c.seed);
+  std::mt19937 rng(c.seed + 11);
+  auto v = [&] { return test::real_value<TIn>(rng); };
+  auto w = [&] { return test::real_value<TOut>(rng); };
+  return {make_bsr<TIn>(c.M, c.K, c.R, c.C, pattern, v), make_dense<TIn>(c.K, c.N, c.b_layout, c.padded, v),
+          make_dense<TOut>(c.M, c.N, c.c_layout, c.padded, w)};
+}
+
+// The device side of a problem plus two copies of C's storage (+ guard), for the kernel under
+// test and for the reference.
+template <class TIn, class TOut>
+struct DeviceProblem {
+  Bsr<TIn> A;
+  DeviceBuffer<TIn> B;
+  std::vector<TOut> c_init;  // initial storage incl. guard
+  DeviceBuffer<TOut> C;
+
+  DeviceProblem(const Problem<TIn, TOut>& p, bool poison_c, cudaStream_t s)
+      : A(Bsr<TIn>::from_host(p.A, s)), B(DeviceBuffer<TIn>::from_host(p.B.data, s)) {
+    c_init = p.C.data;
+    if (poison_c) std::memset(static_cast<void*>(c_init.data()), 0xFF, c_init.size() * sizeof(TOut));
+    C = upload_with_guard(c_init, s);
+  }
+  void reset_c(cudaStream_t s) {
+    std::vector<TOut> v = c_init;
+    v.resize(c_init.size() + kGuard);
+    std::memset(static_cast<void*>(v.data() + c_init.size()), 0xFF, kGuard * sizeof(TOut));
+    C.copy_from_host(v, s);
+  }
+};
+
+template <class TIn, class TOut>
+std::vector<TOut> run_plan(const GemmPlan& plan, DeviceProblem<TIn, TOut>& d, const Problem<TIn, TOut>& p,
+                           float alpha, float beta, cudaStream_t s) {
+  d.reset_c(s);
+  plan.run<TIn, TOut>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), alpha, beta, s);
+  return d.C.to_host(s);
+}
+
+template <class TIn, class TOut>
+std::vector<TOut> run_reference(DeviceProblem<TIn, TOut>& d, const Problem<TIn, TOut>& p, float alpha, float beta,
+                                cudaStream_t s) {
+  d.reset_c(s);
+  reference_gemm<TIn, TOut>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), alpha, beta, s);
+  return d.C.to_host(s);
+}
+
+// Plans `c` with `options`, checks the plan chose the sm90 kernel (when `expect_sm90`), runs it
+// and the reference on identical inputs and compares C's whole storage bit for bit.
+template <class TIn, class TOut>
+void check_exact(const Case& c, const GemmOptions& options, bool expect_sm90 = true) {
+  CAPTURE(describe(c));
+  Stream stream;
+  const Problem<TIn, TOut> p = integer_problem<TIn, TOut>(c);
+  DeviceProblem<TIn, TOut> d(p, c.beta == 0.0f, stream);
+  const GemmPlan plan =
+      plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), options, stream);
+  CAPTURE(plan.name(), plan.fallback_reason());
+  if (expect_sm90) REQUIRE(plan.kernel() == GemmKernel::sm90);
+  const std::vector<TOut> got = run_plan(plan, d, p, c.alpha, c.beta, stream);
+  const std::vector<TOut> want = run_reference(d, p, c.alpha, c.beta, stream);
+  CHECK(test::bitwise_equal(got, want));
+}
+
+GemmOptions options_for(const sm90::KernelEntry& e) {
+  GemmOptions o;
+  o.kernel = GemmOptions::Choice::sm90;
+  o.swath = e.key.swath;
+  o.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
+  o.copy_only = e.key.copy_only;
+  return o;
+}
+
+template <class TIn>
+void check_entry(const sm90::KernelEntry& e) {
+  const GemmOptions o = options_for(e);
+  const int R = e.key.R;
+  const Layout bl = e.key.b_col_major ? Layout::col_major : Layout::row_major;
+  // Block widths with this k-chunk: 16, 32, 64 and 128 (two chunks per block).
+  std::vector<int> widths = {e.key.k_chunk};
+  if (e.key.k_chunk == 64) widths.push_back(128);
+  for (int C : widths) {
+    Case c;
+    c.R = R;
+    c.C = C;
+    c.M = 5 * R + R / 2;               // partial last block row
+    c.K = 6 * C + C / 2;               // partial last block column: B rows >= K are TMA zero-fill
+    c.N = e.key.swath + 72;            // two swaths, the second partial
+    c.b_layout = bl;
+    c.seed = static_cast<std::uint32_t>(R * 1000 + C);
+    // Six combinations of output dtype, C layout, ld padding and beta (0: TMA-store epilogue in
+    // the direct orientation, else the general one; also 0 with the general one forced).
+    GemmOptions generic = o;
+    generic.tma_store_epilogue = false;
+    c.c_layout = Layout::row_major, c.padded = false, c.beta = 0.0f;
+    check_exact<TIn, TIn>(c, o);
+    c.c_layout = Layout::col_major, c.padded = true, c.beta = -3.0f;
+    check_exact<TIn, float>(c, o);
+    c.c_layout = Layout::row_major, c.padded = true, c.beta = 1.0f;
+    check_exact<TIn, float>(c, o);
+    c.c_layout = Layout::col_major, c.padded = false, c.beta = 0.0f;
+    check_exact<TIn, TIn>(c, o);
+    c.c_layout = Layout::row_major, c.padded = true, c.beta = 0.0f;
+    check_exact<TIn, float>(c, generic);
+    c.c_layout = Layout::col_major, c.padded = true, c.beta = 0.0f;
+    check_exact<TIn, float>(c, o);
+  }
+  if (e.key.k_chunk < 64) {  // a shallower chunk than the block: 4 stages per block
+    GemmOptions shallow = o;
+    shallow.k_chunk = e.key.k_chunk;
+    Case c;
+    c.R = R;
+    c.C = 4 * e.key.k_chunk;
+    c.M = 3 * R + R / 2, c.K = 4 * c.C + c.C / 2, c.N = e.key.swath + 8;
+    c.b_layout = bl;
+    c.beta = 0.0f;
+    check_exact<TIn, TIn>(c, shallow);
+    c.c_layout = Layout::col_major, c.beta = -3.0f;
+    check_exact<TIn, float>(c, shallow);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sm90 GEMM: every instantiated configuration is exact against the reference", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  int tested = 0;
+  for (const sm90::KernelEntry& e : sm90::all_kernels()) {
+    if (e.key.copy_only) continue;  // writes nothing; see the probe test
+    CAPTURE(e.key.R, e.key.k_chunk, e.key.swath, e.key.swap, e.key.b_col_major, dtype_name(e.key.in));
+    if (e.key.in == DType::f16) check_entry<__half>(e);
+    else check_entry<__nv_bfloat16>(e);
+    ++tested;
+  }
+  CHECK(tested >= 48);
+}
+
+TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  const GemmOptions automatic;
+  for (int b : {16, 32, 64, 128}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 9 * b;
+    c.K = 9 * b;
+    c.N = 136;
+    SECTION("block " + std::to_string(b) + ": patterns") {
+      for (Pattern p : {Pattern::none, Pattern::empty_rows, Pattern::single_block, Pattern::full,
+                        Pattern::one_long_row}) {
+        c.pattern = p;
+        c.beta = 0.0f;
+        check_exact<__half, float>(c, automatic);
+        c.beta = -3.0f;
+        check_exact<__half, __half>(c, automatic);
+      }
+    }
+    SECTION("block " + std::to_string(b) + ": power-law rows split across CTAs") {
+      c.M = 48 * b;
+      c.K = 40 * b;
+      c.pattern = Pattern::powerlaw;
+      Stream stream;
+      const Problem<__half, float> p = integer_problem<__half, float>(c);
+      DeviceProblem<__half, float> d(p, true, stream);
+      const GemmPlan plan =
+          plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), automatic, stream);
+      CHECK(plan.split_rows() > 0);
+      CHECK(plan.workspace_bytes() > 0);
+      check_exact<__half, float>(c, automatic);
+      c.beta = 1.0f;
+      c.c_layout = Layout::col_major;
+      check_exact<__half, __half>(c, automatic);
+      GemmOptions no_split;
+      no_split.split_long_rows = false;
+      check_exact<__half, float>(c, no_split);
+    }
+  }
+  SECTION("K == 0, M == 0 and N == 0") {
+    Case c;
+    c.R = c.C = 64;
+    c.M = 128, c.K = 0, c.N = 64, c.pattern = Pattern::none;
+    c.beta = 0.0f;
+    check_exact<__half, float>(c, automatic);  // C = 0
+    c.beta = -3.0f;
+    check_exact<__half, float>(c, automatic);  // C = beta C
+    c.M = 0, c.K = 128;
+    check_exact<__half, float>(c, automatic);
+    c.M = 128, c.N = 0;
+    check_exact<__half, float>(c, automatic);
+  }
+}
+
+TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  Stream stream;
+  const auto pattern = block_pattern(Pattern::powerlaw, 300, 200, 5);
+  std::vector<int> row_ptr(1, 0);
+  for (const auto& r : pattern) row_ptr.push_back(row_ptr.back() + static_cast<int>(r.size()));
+  DeviceBuffer<int> d_row_ptr = DeviceBuffer<int>::from_host(row_ptr, stream);
+  for (int limit : {0, 16, 40}) {
+    CAPTURE(limit);
+    const sm90::Schedule s = sm90::build_schedule(d_row_ptr.data(), 300, limit, stream);
+    const sm90::HostSchedule h = sm90::build_schedule_host(row_ptr, limit);
+    const std::vector<sm90::Piece> pieces = s.pieces.to_host(stream);
+    const std::vector<sm90::SplitRow> splits = s.split_rows.to_host(stream);
+    REQUIRE(pieces.size() == h.pieces.size());
+    REQUIRE(splits.size() == h.split_rows.size());
+    CHECK(s.num_slots == h.num_slots);
+    CHECK(std::memcmp(pieces.data(), h.pieces.data(), pieces.size() * sizeof(sm90::Piece)) == 0);
+    CHECK((splits.empty() || std::memcmp(splits.data(), h.split_rows.data(), splits.size() * sizeof(sm90::SplitRow)) == 0));
+    if (limit == 16) CHECK(s.num_split_rows > 0);
+  }
+}
+
+TEST_CASE("sm90 GEMM: random data against fp64, bitwise repeatable", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  for (int b : {16, 64, 128}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 12 * b + 5;
+    c.K = 10 * b + 3;
+    c.N = 264;
+    c.beta = 0.5f;
+    c.pattern = Pattern::powerlaw;
+    c.seed = 42;
+    CAPTURE(describe(c));
+    Stream stream;
+    auto check = [&](auto tag_in, auto tag_out, double bound) {
+      using TIn = decltype(tag_in);
+      using TOut = decltype(tag_out);
+      const Problem<TIn, TOut> p = real_problem<TIn, TOut>(c);
+      DeviceProblem<TIn, TOut> d(p, false, stream);
+      const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)),
+                                      GemmOptions{}, stream);
+      REQUIRE(plan.kernel() == GemmKernel::sm90);
+      const std::vector<TOut> first = run_plan(plan, d, p, 1.5f, c.beta, stream);
+      const std::vector<TOut> second = run_plan(plan, d, p, 1.5f, c.beta, stream);
+      CHECK(test::bitwise_equal(first, second));
+      HostDense<TOut> out = p.C;
+      std::copy(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(out.data.size()), out.data.begin());
+      const HostDense<double> ref = host::gemm_f64(p.A, p.B, p.C, 1.5, c.beta);
+      const double err = host::relative_error(out, ref);
+      CAPTURE(plan.name(), err);
+      CHECK(err <= bound);
+    };
+    check(__half{}, float{}, 1e-5);
+    check(__half{}, __half{}, 1e-3);
+    check(__nv_bfloat16{}, float{}, 1e-5);
+    check(__nv_bfloat16{}, __nv_bfloat16{}, 8e-3);
+  }
+}
+
+TEST_CASE("sm90 GEMM: run is capturable into a CUDA Graph", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  Case c;
+  c.R = c.C = 32;
+  c.M = 40 * 32, c.K = 30 * 32, c.N = 200;
+  c.pattern = Pattern::powerlaw;  // with split rows: two kernels in the graph
+  c.beta = 1.0f;
+  Stream stream;
+  const Problem<__half, float> p = integer_problem<__half, float>(c);
+  DeviceProblem<__half, float> d(p, false, stream);
+  const GemmPlan plan =
+      plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), GemmOptions{}, stream);
+  REQUIRE(plan.kernel() == GemmKernel::sm90);
+  const std::vector<float> eager = run_plan(plan, d, p, 2.0f, 1.0f, stream);
+
+  d.reset_c(stream);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  plan.run<__half, float>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), 2.0f, 1.0f, stream);
+  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+  const std::vector<float> replayed = d.C.to_host(stream);
+  CHECK(test::bitwise_equal(eager, replayed));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+TEST_CASE("sm90 GEMM: the copy-only probe loads and writes nothing", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  int probes = 0;
+  for (const sm90::KernelEntry& e : sm90::all_kernels()) {
+    if (!e.key.copy_only) continue;
+    Case c;
+    c.R = e.key.R;
+    c.C = e.key.k_chunk;
+    c.M = 20 * c.R, c.K = 20 * c.C, c.N = 2 * e.key.swath;
+    Stream stream;
+    const Problem<__half, float> p = integer_problem<__half, float>(c);
+    DeviceProblem<__half, float> d(p, true, stream);
+    const GemmPlan plan =
+        plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), options_for(e), stream);
+    CHECK_THAT(plan.name(), Catch::EndsWith("_copy"));
+    const std::vector<float> out = run_plan(plan, d, p, 1.0f, 0.0f, stream);
+    std::vector<float> init = d.c_init;
+    init.resize(d.c_init.size() + kGuard);
+    std::memset(static_cast<void*>(init.data() + d.c_init.size()), 0xFF, kGuard * sizeof(float));
+    CHECK(test::bitwise_equal(out, init));
+    ++probes;
+  }
+  CHECK(probes == 4);
+}
+
+TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  Case c;
+  c.R = c.C = 64;
+  c.M = 256, c.K = 256, c.N = 128;
+  Stream stream;
+  const Problem<__half, float> p = integer_problem<__half, float>(c);
+  DeviceProblem<__half, float> d(p, true, stream);
+  const DenseView<const __half> B = cview_of(d.B, p.B);
+  const DenseView<float> C = view_of(d.C, p.C);
+  const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(B), describe(C), GemmOptions{}, stream);
+  REQUIRE(plan.kernel() == GemmKernel::sm90);
+  auto expect = [](auto&& fn, Errc code, const std::string& text) {
+    CHECK_THROWS_WITH(fn(), Catch::Contains(text));
+    try {
+      fn();
+    } catch (const Error& e) {
+      CHECK(e.code() == code);
+    }
+  };
+  DenseView<const __half> shifted{B.data + 1, B.rows, B.cols, B.ld, B.layout};
+  expect([&] { plan.run<__half, float>(std::as_const(d.A).view(), shifted, C, 1.0f, 0.0f, stream); }, Errc::invalid_argument,
+         "B.data is not 16-byte aligned");
+  DenseView<float> c_shifted{C.data + 2, C.rows, C.cols, C.ld, C.layout};
+  expect([&] { plan.run<__half, float>(std::as_const(d.A).view(), B, c_shifted, 1.0f, 0.0f, stream); }, Errc::invalid_argument,
+         "C.data is not 16-byte aligned");
+  DenseView<const __half> other_ld{B.data, B.rows, B.cols, B.ld + 8, B.layout};
+  expect([&] { plan.run<__half, float>(std::as_const(d.A).view(), other_ld, C, 1.0f, 0.0f, stream); }, Errc::invalid_argument,
+         "but the plan was made for 256 x 128 row-major with ld 128");
+  BsrView<const __half> fewer = std::as_const(d.A).view();
+  fewer.nnzb -= 1;
+  expect([&] { plan.run<__half, float>(fewer, B, C, 1.0f, 0.0f, stream); }, Errc::invalid_argument,
+         "but the plan was made for 256 x 256 in 64 x 64 blocks with ");
+  std::vector<__half> cc(static_cast<std::size_t>(C.rows) * C.ld);
+  DeviceBuffer<__half> c16 = DeviceBuffer<__half>::from_host(cc, stream);
+  expect([&] {
+    plan.run<__half, __half>(std::as_const(d.A).view(), B, DenseView<__half>{c16.data(), C.rows, C.cols, C.ld, C.layout}, 1.0f,
+                             0.0f, stream);
+  },
+         Errc::invalid_argument, "the plan was made for f16 -> f32, run was called with f16 -> f16");
+}
+
+TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops][sm90][gpu][sm90small]") {
+  // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
+  // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row.
+  SM90_REQUIRE_HOPPER();
+  for (int b : {16, 32, 64, 128}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 6 * b + b / 2, c.K = 20 * b, c.N = 72;  // the long row: 20 blocks > the 16-block split floor
+    c.pattern = Pattern::one_long_row;
+    GemmOptions split;
+    split.max_ctas = 4;  // few CTAs: the long row is cut across them
+    c.beta = 0.0f;
+    check_exact<__half, __half>(c, split);
+    c.c_layout = Layout::col_major;
+    c.beta = 2.0f;
+    check_exact<__half, float>(c, GemmOptions{});
+  }
+}

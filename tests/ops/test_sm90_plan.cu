@@ -1,0 +1,275 @@
+// CPU tests of the Hopper BSR GEMM's host side: configuration names, wgmma descriptor encoding,
+// the kernel registry against the tuning table, the planner's choices and fallback reasons (on a
+// fake H100), the split rule and the schedule, and plan_gemm's argument errors. No GPU needed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bsrflow/core/device_info.hpp"
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/gemm_config.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/sm90_choose.hpp"
+#include "bsrflow/ops/sm90_kernels.hpp"
+#include "bsrflow/ops/sm90_schedule_build.hpp"
+#include "bsrflow/ops/sm90_wgmma.cuh"
+#include "bsrflow/ops/tuning_sm90.hpp"
+
+using namespace bsrflow;
+
+// `expr` throws bsrflow::Error with code `errc` and a message containing `text`.
+#define SM90_CHECK_ERROR(expr, errc, text)                            \
+  do {                                                                \
+    CHECK_THROWS_WITH(expr, Catch::Contains(text));                   \
+    try {                                                             \
+      (void)(expr);                                                   \
+      FAIL_CHECK("no bsrflow::Error from " #expr);                    \
+    } catch (const ::bsrflow::Error& sm90_error_) {                   \
+      CHECK(sm90_error_.code() == (errc));                            \
+    }                                                                 \
+  } while (0)
+
+namespace {
+
+DeviceInfo fake_h100() {
+  DeviceInfo d;
+  d.name = "NVIDIA H100 80GB HBM3 (fake)";
+  d.sm_count = 132;
+  d.cc_major = 9;
+  d.cc_minor = 0;
+  d.l2_bytes = 50u << 20;
+  d.smem_per_block_optin = 232448;  // 227 KiB
+  d.smem_per_sm = 233472;
+  return d;
+}
+
+int g_storage[4];
+GemmBsrOperand pattern(int M, int K, int R, int C, std::int64_t nnzb = 1) {
+  return {M, K, R, C, nnzb, &g_storage[0], &g_storage[1], &g_storage[2]};
+}
+DenseDesc dense(int rows, int cols, DType t = DType::f16, Layout l = Layout::row_major, std::int64_t ld = 0) {
+  return {rows, cols, ld > 0 ? ld : (l == Layout::row_major ? cols : rows), l, t};
+}
+
+}  // namespace
+
+TEST_CASE("Sm90Config names derive from the configuration", "[ops][sm90]") {
+  Sm90Config c;
+  c.in = DType::f16;
+  c.R = 64;
+  c.C = 64;
+  c.swath = 256;
+  c.stages = 5;
+  CHECK(c.name() == "bsr_sm90_f16_r64c64_swath256_s5");
+  c.orientation = GemmOrientation::swap;
+  c.in = DType::bf16;
+  c.R = 16;
+  c.C = 128;
+  CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_swap");
+  CHECK(c.k_chunk() == 64);
+  CHECK(c.chunks_per_block() == 2);
+  c.b_layout = Layout::col_major;
+  c.copy_only = true;
+  CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_swap_bcol_copy");
+  c.kc = 32;
+  CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_kc32_swap_bcol_copy");
+  c.kc = 0;
+  c.C = 32;
+  CHECK(c.k_chunk() == 32);
+  CHECK(c.chunks_per_block() == 1);
+}
+
+TEST_CASE("wgmma shared-memory descriptors encode address, strides and swizzle", "[ops][sm90]") {
+  using namespace bsrflow::sm90;
+  // K-major chunks at shared address 0x400, as CUTLASS's make_gmma_desc prints them:
+  // 128-byte rows (k-chunk 64): SBO 1024; 64-byte rows: SBO 512; 32-byte rows: SBO 256; LBO 16.
+  CHECK(make_smem_desc(0x400, 16, 1024, SmemSwizzle::b128) == 0x4000004000010040ull);
+  CHECK(make_smem_desc(0x400, 16, 512, SmemSwizzle::b64) == 0x8000002000010040ull);
+  CHECK(make_smem_desc(0x400, 16, 256, SmemSwizzle::b32) == 0xC000001000010040ull);
+  // MN-major 128-byte swizzle for a 64-deep chunk: LBO = 64 * 128 bytes between 64-wide MN chunks.
+  const std::uint64_t mn = make_smem_desc(0x2000, 64 * 128, 1024, SmemSwizzle::b128);
+  CHECK((mn & 0x3FFF) == 0x200);
+  CHECK(((mn >> 16) & 0x3FFF) == 512);
+  CHECK(((mn >> 32) & 0x3FFF) == 64);
+  CHECK((mn >> 62) == 1);
+  CHECK(swizzle_for_row_bytes(128) == SmemSwizzle::b128);
+  CHECK(swizzle_for_row_bytes(64) == SmemSwizzle::b64);
+  CHECK(swizzle_for_row_bytes(32) == SmemSwizzle::b32);
+}
+
+TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][sm90]") {
+  const DeviceInfo h100 = fake_h100();
+  for (DType in : {DType::f16, DType::bf16})
+    for (Layout bl : {Layout::row_major, Layout::col_major})
+      for (int R : {16, 32, 64, 128})
+        for (int C : {16, 32, 64, 128}) {
+          CAPTURE(dtype_name(in), bl == Layout::row_major, R, C);
+          const sm90::Choice choice =
+              sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 256, in, bl, bl == Layout::row_major ? 256 : 4 * C),
+                           dense(4 * R, 256, DType::f32), GemmOptions{}, h100);
+          REQUIRE(choice.use_sm90);
+          CHECK(choice.reason.empty());
+          REQUIRE(choice.entry != nullptr);
+          CHECK(choice.config.stages >= sm90::kMinStages);
+          CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
+          CHECK(choice.config.swath == sm90::tuned_for(R).swath);
+          CHECK(choice.config.orientation == sm90::tuned_for(R).orientation);
+        }
+  // Registry entries are unique, and every one fits at least the minimum ring.
+  std::set<std::string> names;
+  for (const sm90::KernelEntry& e : sm90::all_kernels()) {
+    Sm90Config c;
+    c.in = e.key.in;
+    c.R = e.key.R;
+    c.C = e.key.k_chunk;
+    c.swath = e.key.swath;
+    c.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
+    c.b_layout = e.key.b_col_major ? Layout::col_major : Layout::row_major;
+    c.copy_only = e.key.copy_only;
+    CHECK(names.insert(c.name()).second);
+    CHECK(sm90::max_stages(e, h100) >= sm90::kMinStages);
+    CHECK(e.function != nullptr);
+  }
+}
+
+TEST_CASE("The planner says why the reference kernel runs", "[ops][sm90]") {
+  const DeviceInfo h100 = fake_h100();
+  const GemmOptions automatic;
+  auto why = [&](const GemmBsrOperand& a, DType in, const DenseDesc& b, const DenseDesc& c,
+                 const DeviceInfo& d) {
+    const sm90::Choice choice = sm90::choose(a, in, b, c, automatic, d);
+    CHECK_FALSE(choice.use_sm90);
+    return choice.reason;
+  };
+  CHECK(why(pattern(64, 64, 16, 16), DType::f32, dense(64, 64, DType::f32), dense(64, 64, DType::f32), h100) ==
+        "the sm90 kernel takes f16/bf16 inputs, not f32");
+  DeviceInfo a100 = h100;
+  a100.name = "NVIDIA A100";
+  a100.cc_major = 8;
+  CHECK(why(pattern(64, 64, 16, 16), DType::f16, dense(64, 64), dense(64, 64), a100) ==
+        "GPU NVIDIA A100 is sm_80; the sm90 kernel needs sm_90");
+  CHECK(why(pattern(63, 63, 3, 3), DType::f16, dense(63, 64), dense(63, 64), h100) ==
+        "block shape 3 x 3: the sm90 kernel takes R, C in {16, 32, 64, 128}");
+  CHECK(why(pattern(64, 64, 16, 8), DType::f16, dense(64, 64), dense(64, 64), h100) ==
+        "block shape 16 x 8: the sm90 kernel takes R, C in {16, 32, 64, 128}");
+  CHECK(why(pattern(64, 64, 16, 16), DType::f16, dense(64, 60), dense(64, 60), h100) ==
+        "N (60) is not a multiple of 8");
+  CHECK(why(pattern(64, 64, 16, 16), DType::f16, dense(64, 64, DType::f16, Layout::row_major, 68), dense(64, 64),
+            h100) == "ldb (68) is not a multiple of 8 (TMA needs 16-byte aligned rows)");
+  CHECK(why(pattern(64, 60, 16, 16), DType::f16, dense(60, 64, DType::f16, Layout::col_major), dense(64, 64), h100) ==
+        "ldb (60) is not a multiple of 8 (TMA needs 16-byte aligned rows)");
+  CHECK(why(pattern(60, 64, 16, 16), DType::f16, dense(64, 64), dense(60, 64, DType::f32, Layout::col_major), h100) ==
+        "ldc (60) is not a multiple of 8 (vector stores need it)");
+  GemmOptions no_such;
+  no_such.swath = 384;
+  const sm90::Choice odd = sm90::choose(pattern(64, 64, 64, 64), DType::f16, dense(64, 512), dense(64, 512), no_such, h100);
+  CHECK_FALSE(odd.use_sm90);
+  CHECK_THAT(odd.reason, Catch::StartsWith("no sm90 kernel is instantiated for bsr_sm90_f16_r64c64_swath384"));
+  GemmOptions reference;
+  reference.kernel = GemmOptions::Choice::reference;
+  CHECK(sm90::choose(pattern(64, 64, 64, 64), DType::f16, dense(64, 64), dense(64, 64), reference, h100).reason ==
+        "GemmOptions asked for the reference kernel");
+}
+
+TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
+  const DeviceInfo h100 = fake_h100();
+  GemmOptions forced;
+  forced.kernel = GemmOptions::Choice::sm90;
+  SM90_CHECK_ERROR(sm90::choose(pattern(63, 63, 3, 3), DType::f16, dense(63, 64), dense(63, 64), forced, h100),
+                   Errc::unsupported,
+                   "GemmOptions asked for the sm90 kernel, but block shape 3 x 3: the sm90 kernel takes R, C in "
+                   "{16, 32, 64, 128}");
+  forced.stages = 9;
+  SM90_CHECK_ERROR(sm90::choose(pattern(64, 64, 64, 64), DType::f16, dense(64, 64), dense(64, 64), forced, h100),
+                   Errc::invalid_argument, "GemmOptions::stages (9) must be in [2, ");
+  forced.stages = 3;
+  forced.swath = 128;
+  forced.orientation = GemmOrientation::direct;
+  const sm90::Choice c =
+      sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 128), dense(128, 128), forced, h100);
+  CHECK(c.use_sm90);
+  CHECK(c.config.name() == "bsr_sm90_f16_r128c128_swath128_s3");
+  // A shallower k-chunk buys a deeper ring (and is named).
+  GemmOptions kc32;
+  kc32.k_chunk = 32;
+  const sm90::Choice deep =
+      sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), kc32, h100);
+  CHECK(deep.config.name() == "bsr_sm90_f16_r128c128_swath256_s8_kc32");
+  CHECK(deep.config.chunks_per_block() == 4);
+  kc32.k_chunk = 48;
+  SM90_CHECK_ERROR(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), kc32, h100),
+                   Errc::invalid_argument, "GemmOptions::k_chunk (48) must be 16, 32 or 64 and divide C (128)");
+  kc32.k_chunk = 64;
+  SM90_CHECK_ERROR(sm90::choose(pattern(128, 96, 128, 32), DType::f16, dense(96, 256), dense(128, 256), kc32, h100),
+                   Errc::invalid_argument, "GemmOptions::k_chunk (64) must be 16, 32 or 64 and divide C (32)");
+  // Direct orientation cannot take 16-row blocks.
+  forced.stages = 0;
+  forced.swath = 0;
+  SM90_CHECK_ERROR(sm90::choose(pattern(64, 64, 16, 16), DType::f16, dense(64, 64), dense(64, 64), forced, h100),
+                   Errc::unsupported, "no sm90 kernel is instantiated for bsr_sm90_f16_r16c16_swath512_s0");
+}
+
+TEST_CASE("Split limit and schedule: longest rows first, long rows cut evenly", "[ops][sm90]") {
+  // Uniform rows (8 blocks each, 64 rows, 32 swaths, 132 CTAs): never split.
+  CHECK(sm90::split_limit(512, 64, 32, 132) == 62);
+  CHECK(sm90::split_limit(0, 64, 32, 132) == 0);
+  CHECK(sm90::pieces_for(8, 62) == 1);
+  CHECK(sm90::pieces_for(100, 0) == 1);
+  CHECK(sm90::pieces_for(100, 16) == 7);
+
+  // Rows: 0 -> 3 blocks, 1 -> 0, 2 -> 40, 3 -> 3, 4 -> 17 blocks.
+  const std::vector<int> row_ptr = {0, 3, 3, 43, 46, 63};
+  const sm90::HostSchedule h = sm90::build_schedule_host(row_ptr, 16);
+  // Order: row 2 (40 -> 3 pieces), row 4 (17 -> 2 pieces), rows 0 and 3 (ties keep row order), row 1.
+  std::vector<int> rows;
+  for (const sm90::Piece& p : h.pieces) rows.push_back(p.row);
+  CHECK(rows == std::vector<int>{2, 2, 2, 4, 4, 0, 3, 1});
+  REQUIRE(h.split_rows.size() == 2);
+  CHECK(h.split_rows[0].row == 2);
+  CHECK(h.split_rows[0].first_slot == 0);
+  CHECK(h.split_rows[0].count == 3);
+  CHECK(h.split_rows[1].row == 4);
+  CHECK(h.split_rows[1].first_slot == 3);
+  CHECK(h.split_rows[1].count == 2);
+  CHECK(h.num_slots == 5);
+  // Pieces of a row tile its blocks in k order; unsplit rows have slot -1.
+  CHECK(h.pieces[0].kb_begin == 3);
+  CHECK(h.pieces[0].kb_end == 16);
+  CHECK(h.pieces[1].kb_begin == 16);
+  CHECK(h.pieces[2].kb_end == 43);
+  CHECK(h.pieces[2].slot == 2);
+  CHECK(h.pieces[5].slot == -1);
+  CHECK(h.pieces[7].kb_begin == h.pieces[7].kb_end);  // the empty row still gets its tile (C = beta C)
+  std::int64_t covered = 0;
+  for (const sm90::Piece& p : h.pieces) covered += p.kb_end - p.kb_begin;
+  CHECK(covered == row_ptr.back());
+  // No limit: one piece per row.
+  CHECK(sm90::build_schedule_host(row_ptr, 0).pieces.size() == 5);
+}
+
+TEST_CASE("plan_gemm rejects inconsistent operands before touching the GPU", "[ops][sm90]") {
+  const GemmBsrOperand a = pattern(64, 96, 16, 32, 4);
+  SM90_CHECK_ERROR(plan_gemm(a, DType::f16, dense(100, 48), dense(64, 48)), Errc::invalid_argument,
+                   "B has 100 rows, expected A.cols = 96");
+  SM90_CHECK_ERROR(plan_gemm(a, DType::f16, dense(96, 48, DType::bf16), dense(64, 48)), Errc::invalid_argument,
+                   "B holds bf16 but A holds f16");
+  SM90_CHECK_ERROR(plan_gemm(a, DType::f16, dense(96, 48), dense(64, 48, DType::f64)), Errc::unsupported,
+                   "no GEMM kernel takes f16 inputs with f64 output");
+  SM90_CHECK_ERROR(plan_gemm(a, DType::bf16, dense(96, 48, DType::bf16), dense(64, 48, DType::f16)), Errc::unsupported,
+                   "no GEMM kernel takes bf16 inputs with f16 output");
+  // A pattern-only view (values == nullptr) is enough to plan.
+  GemmOptions reference;
+  reference.kernel = GemmOptions::Choice::reference;
+  GemmBsrOperand pattern_only = a;
+  pattern_only.values = nullptr;
+  const GemmPlan plan = plan_gemm(pattern_only, DType::f16, dense(96, 48), dense(64, 48, DType::f32), reference);
+  CHECK(plan.kernel() == GemmKernel::reference);
+  CHECK(plan.name() == "bsr_reference_f16_r16c32");
+  CHECK(plan.fallback_reason() == "GemmOptions asked for the reference kernel");
+  const GemmPlan empty;
+  SM90_CHECK_ERROR(empty.name(), Errc::invalid_argument, "GemmPlan is empty");
+}
