@@ -1,0 +1,101 @@
+#include "bsrflow/apps/bsr_bench/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "bsrflow/apps/bsr_bench/metrics.hpp"
+#include "bsrflow/apps/common/markdown.hpp"
+
+namespace bsrflow::bench {
+
+namespace {
+
+std::string status_cell(const Record& r) {
+  const std::string status = r.text("status");
+  if (status == "wrong") return "WRONG (rel err " + format_significant(r.number("rel_error")) + ")";
+  return status;
+}
+
+std::string ms_cell(const Record& r) {
+  if (!std::isfinite(r.number("ms"))) return "-";
+  return format_significant(r.number("ms")) + " (" + format_significant(r.number("ms_p10")) + "-" +
+         format_significant(r.number("ms_p90")) + ")";
+}
+
+template <class F>
+std::vector<std::string> unique_in_order(const std::vector<Record>& records, F key) {
+  std::vector<std::string> out;
+  for (const auto& r : records) {
+    const std::string k = key(r);
+    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string bench_markdown(const std::vector<Record>& records, const TimingConfig& timing, int reference_iters) {
+  const std::vector<std::string> header = {"case", "system", "status", "ms (p10-p90)", "eff TFLOPS", "speedup vs dense",
+                                           "rate / dense", "vs best peer", "% SOL", "GB/s", "note"};
+  const std::vector<Align> align = {Align::left,  Align::left,  Align::left,  Align::right, Align::right, Align::right,
+                                    Align::right, Align::right, Align::right, Align::right, Align::left};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : records) {
+    rows.push_back({r.text("case"), r.text("system"), status_cell(r), ms_cell(r), format_significant(r.number("eff_tflops")),
+                    format_fixed(r.number("speedup_vs_dense"), 2), format_fixed(r.number("ratio_to_dense"), 3),
+                    format_fixed(r.number("ratio_to_best_peer"), 2), format_percent(r.number("pct_sol")),
+                    format_significant(r.number("gbps")), r.text("note")});
+  }
+  std::ostringstream md;
+  md << markdown_table(header, rows, align) << '\n';
+  if (!records.empty()) {
+    const Record& first = records.front();
+    md << "Device: " << first.text("device") << "; date: " << first.text("date") << "; commit: " << first.text("commit")
+       << ".\n\n";
+    md << "Probes of this run: device-to-device copy " << format_fixed(first.number("copy_gbps"), 0)
+       << " GB/s (bytes read + written); L2 read " << format_fixed(first.number("l2_gbps"), 0)
+       << " GB/s (a plain L2 read probe, standing in for the copy-only variant of the Hopper kernel until it lands).\n\n";
+  }
+  md << "- eff TFLOPS = 2 * nnzb * R * C * N / t (stored blocks only); the cublas_dense row shows cuBLAS's own dense rate "
+        "2 * M * N * K / t.\n"
+     << "- speedup vs dense = t(cublas_dense) / t; rate / dense = eff TFLOPS / cuBLAS dense TFLOPS; vs best peer = eff "
+        "TFLOPS / the best correct sparse peer of the case.\n"
+     << "- % SOL = eff TFLOPS / min(cuBLAS dense TFLOPS, L2 read bandwidth x 2*R*C*N / ((R*C + C*N) * sizeof(dtype))): "
+        "a tile of one block row x all N columns moves, per stored block, A's R x C block and B's C x N rows through L2 "
+        "into shared memory for 2*R*C*N flops.\n"
+     << "- Skinny cases (N <= 64) are memory-bound: GB/s counts A's values and indices, B and C once, and % SOL = GB/s / "
+        "the copy bandwidth above.\n"
+     << "- Timing: CUDA events, median of " << timing.iters << " runs (p10-p90 shown) after " << timing.warmup
+     << " warm-up runs, " << (timing.cold_l2 ? "L2 flushed (2x L2 written) before each timed run" : "warm L2")
+     << "; bsrflow_reference (CUDA cores) is capped at " << reference_iters << " timed runs.\n"
+     << "- Before timing, every system's output is compared with bsrflow's reference result (relative Frobenius-norm "
+        "error <= "
+     << format_significant(correctness_tolerance(DType::f16)) << " for f16, "
+     << format_significant(correctness_tolerance(DType::bf16))
+     << " for bf16); a WRONG system is not timed. 'unsupported' means the library rejected the case.\n"
+     << "- cusparse_blocked_ell pads every block row to the longest one; prep_ms in the JSON is its packing time.\n";
+  return md.str();
+}
+
+BarChart bench_chart(const std::vector<Record>& records) {
+  BarChart chart;
+  chart.categories = unique_in_order(records, [](const Record& r) { return r.text("case"); });
+  chart.series = unique_in_order(records, [](const Record& r) { return r.text("system"); });
+  chart.values.assign(chart.categories.size(), std::vector<double>(chart.series.size(), NAN));
+  for (const auto& r : records) {
+    if (r.text("status") != "ok") continue;
+    const auto c = std::find(chart.categories.begin(), chart.categories.end(), r.text("case")) - chart.categories.begin();
+    const auto s = std::find(chart.series.begin(), chart.series.end(), r.text("system")) - chart.series.begin();
+    chart.values[c][s] = r.number("eff_tflops");
+  }
+  std::string where;
+  if (!records.empty())
+    where = ", " + records.front().text("device") + ", commit " + records.front().text("commit");
+  chart.title = "bsr_bench: effective TFLOPS (2*nnzb*R*C*N/t; cuBLAS dense: 2*M*N*K/t)" + where;
+  chart.ylabel = "TFLOPS (log scale)";
+  chart.log_y = true;
+  return chart;
+}
+
+}  // namespace bsrflow::bench

@@ -1,0 +1,44 @@
+// Runs bsr_bench cases on the GPU: generates each case's data, computes bsrflow's reference
+// result, then for every selected system prepares it, checks its output against the reference
+// (a system that disagrees is marked "wrong" and not timed), and times it. One record per
+// (case, system); see docs/benchmarks/README.md for the fields.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bsrflow/apps/bsr_bench/bench_case.hpp"
+#include "bsrflow/apps/common/probes.hpp"
+#include "bsrflow/apps/common/record.hpp"
+#include "bsrflow/apps/common/run_info.hpp"
+#include "bsrflow/apps/common/timing.hpp"
+
+namespace bsrflow::bench {
+
+struct RunnerConfig {
+  TimingConfig timing;
+  int reference_iters = 3;           // timed runs of slow systems (the reference kernel on CUDA cores)
+  std::vector<std::string> systems;  // names to run; empty = every registered system
+};
+
+struct BenchRun {
+  RunInfo info;
+  BandwidthResult copy;  // device-to-device copy probe of this run
+  BandwidthResult l2;    // L2 read probe of this run
+  std::vector<Record> records;
+};
+
+// Needs a GPU. Progress goes to `log` when not null. Throws Error(invalid_argument) for an
+// unknown system name or an invalid case; failures of single systems are recorded, not thrown.
+BenchRun run_bench(const std::vector<BenchCase>& cases, const RunnerConfig& config, std::ostream* log);
+
+// The case fields of a record (everything but the system's results).
+Record case_record(const BenchCase& c, std::int64_t nnzb, int longest_row, double actual_density);
+
+// Adds the fields that compare the systems of one case with each other: ratio_to_dense,
+// speedup_vs_dense, ratio_to_best_peer, sol_tflops, pct_sol, pct_copy_bw. Records are grouped
+// by their "case" field; the probes come from each record's l2_gbps and copy_gbps fields.
+void add_comparisons(std::vector<Record>& records);
+
+}  // namespace bsrflow::bench

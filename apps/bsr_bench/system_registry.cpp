@@ -1,0 +1,26 @@
+#include "bsrflow/apps/bsr_bench/system_registry.hpp"
+
+#include <limits>
+
+namespace bsrflow::bench {
+
+double PreparedRun::prep_ms() const { return std::numeric_limits<double>::quiet_NaN(); }
+
+std::vector<std::unique_ptr<System>> make_all_systems() {
+  std::vector<std::unique_ptr<System>> systems;
+  // bsrflow paths first. The Hopper kernel (ops/gemm_plan.hpp) registers here when it lands.
+  systems.push_back(make_reference_system());
+  // Peers.
+  systems.push_back(make_cublas_dense_system());
+  systems.push_back(make_cusparse_bsr_system());
+  systems.push_back(make_cusparse_blocked_ell_system());
+  return systems;
+}
+
+std::vector<std::string> system_names() {
+  std::vector<std::string> names;
+  for (const auto& s : make_all_systems()) names.push_back(s->name());
+  return names;
+}
+
+}  // namespace bsrflow::bench

@@ -1,0 +1,20 @@
+// The shared "no GPU" behaviour of every benchmark app: one plain line, exit code 2.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace bsrflow::bench {
+
+inline constexpr int kExitNoGpu = 2;
+inline constexpr int kExitUsage = 1;
+
+// The one-line message, e.g. "bsr_bench: no CUDA GPU found; this benchmark needs an NVIDIA GPU
+// (H100/H200)".
+std::string no_gpu_message(std::string_view app);
+
+// True when a CUDA GPU is present; otherwise prints no_gpu_message(app) to stderr and returns
+// false (the caller then exits with kExitNoGpu).
+bool gpu_present_or_explain(std::string_view app);
+
+}  // namespace bsrflow::bench

@@ -1,0 +1,24 @@
+// Markdown tables for stdout reports: columns padded so the table also reads as plain text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bsrflow::bench {
+
+enum class Align { left, right };
+
+// A GitHub-flavoured Markdown table. `align` may be shorter than `header` (missing columns are
+// left-aligned). Throws Error(invalid_argument) when a row has a different number of cells than
+// the header. '|' inside a cell is escaped.
+std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<Align>& align = {});
+
+// `value` with `decimals` digits after the point; "-" for NaN/inf (not measured).
+std::string format_fixed(double value, int decimals);
+// `value` with 3 significant digits ("0.0123", "12.3", "1234"); "-" for NaN/inf.
+std::string format_significant(double value);
+// 100 * value with `decimals` digits and a '%'; "-" for NaN/inf.
+std::string format_percent(double value, int decimals = 1);
+
+}  // namespace bsrflow::bench

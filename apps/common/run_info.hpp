@@ -1,0 +1,26 @@
+// What every report says about where and when it was made: device, date, commit.
+#pragma once
+
+#include <string>
+
+#include "bsrflow/apps/common/record.hpp"
+
+namespace bsrflow::bench {
+
+struct RunInfo {
+  std::string device;  // e.g. "NVIDIA H200"
+  std::string date;    // UTC, ISO 8601: "2025-11-22T03:08:00Z"
+  std::string commit;  // short git hash the build was configured from, or "unknown"
+};
+
+// The commit baked in at configure time.
+std::string build_commit();
+// Current UTC time in ISO 8601.
+std::string utc_timestamp();
+// Device name of the current GPU (needs a GPU) + date + commit.
+RunInfo collect_run_info();
+
+// Adds device, date and commit fields to `record`.
+void stamp(Record& record, const RunInfo& info);
+
+}  // namespace bsrflow::bench

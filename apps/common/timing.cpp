@@ -1,0 +1,54 @@
+#include "bsrflow/apps/common/timing.hpp"
+
+#include <string>
+
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/core/stream.hpp"
+
+namespace bsrflow::bench {
+
+L2Flusher::L2Flusher(std::size_t l2_bytes, cudaStream_t stream) : scratch_(2 * l2_bytes, stream) {}
+
+void L2Flusher::flush(cudaStream_t stream) {
+  scratch_.fill_bytes(next_value_, stream);
+  next_value_ = (next_value_ + 1) & 0xFF;
+}
+
+std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
+  BSRFLOW_REQUIRE(config.iters >= 1, Errc::invalid_argument,
+                  "timed runs must be at least 1 (got " + std::to_string(config.iters) + ")");
+  BSRFLOW_REQUIRE(config.warmup >= 0, Errc::invalid_argument,
+                  "warm-up runs must not be negative (got " + std::to_string(config.warmup) + ")");
+  for (int i = 0; i < config.warmup; ++i) run(stream);
+
+  // All runs are enqueued before reading any event, so the host never leaves the GPU idle
+  // between runs (unless `run` itself synchronises).
+  std::vector<Event> start, stop;
+  start.reserve(config.iters);
+  stop.reserve(config.iters);
+  for (int i = 0; i < config.iters; ++i) {
+    if (config.cold_l2 && flusher != nullptr) flusher->flush(stream);
+    start.emplace_back();
+    stop.emplace_back();
+    start.back().record(stream);
+    run(stream);
+    stop.back().record(stream);
+  }
+  std::vector<double> ms(static_cast<std::size_t>(config.iters));
+  for (int i = 0; i < config.iters; ++i) ms[i] = Event::elapsed_ms(start[i], stop[i]);
+  return ms;
+}
+
+Summary time_and_summarize(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
+  return summarize(time_runs(run, config, flusher, stream));
+}
+
+double time_once_ms(const RunFn& run, cudaStream_t stream) {
+  Event start, stop;
+  start.record(stream);
+  run(stream);
+  stop.record(stream);
+  return Event::elapsed_ms(start, stop);
+}
+
+}  // namespace bsrflow::bench

@@ -1,0 +1,49 @@
+// The one timing method of every benchmark: CUDA events around each run, warm-up runs first,
+// and a cold L2 before each timed run (a scratch buffer of twice the L2 size is written outside
+// the timed region, so no run finds the previous run's inputs in L2).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "bsrflow/apps/common/stats.hpp"
+#include "bsrflow/core/device_buffer.hpp"
+
+namespace bsrflow::bench {
+
+struct TimingConfig {
+  int warmup = 3;       // untimed runs first (lazy initialisation, clocks, caches of the library)
+  int iters = 20;       // timed runs; the median of these is reported
+  bool cold_l2 = true;  // flush L2 before each timed run
+};
+
+// Work to time: enqueues one run on the stream it is given (it may also synchronise).
+using RunFn = std::function<void(cudaStream_t)>;
+
+// Evicts L2 by writing a scratch buffer of 2 x `l2_bytes`.
+class L2Flusher {
+ public:
+  L2Flusher(std::size_t l2_bytes, cudaStream_t stream);
+  void flush(cudaStream_t stream);
+  std::size_t bytes() const { return scratch_.bytes(); }
+
+ private:
+  DeviceBuffer<unsigned char> scratch_;
+  int next_value_ = 0;  // alternates so consecutive flushes really write new data
+};
+
+// `config.warmup` untimed runs, then `config.iters` timed runs (each preceded by a flush when
+// config.cold_l2 and `flusher` is given). Returns the per-run times in milliseconds.
+// Throws Error(invalid_argument) if iters < 1 or warmup < 0.
+std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream);
+
+// time_runs + summarize.
+Summary time_and_summarize(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream);
+
+// One run between events (for one-time costs such as a format conversion a user pays once).
+double time_once_ms(const RunFn& run, cudaStream_t stream);
+
+}  // namespace bsrflow::bench

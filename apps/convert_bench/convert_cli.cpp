@@ -1,0 +1,68 @@
+#include "bsrflow/apps/convert_bench/convert_cli.hpp"
+
+#include <sstream>
+
+#include "bsrflow/apps/common/cli_common.hpp"
+#include "bsrflow/apps/convert_bench/poisson.hpp"
+#include "bsrflow/core/error.hpp"
+
+namespace bsrflow::bench {
+
+namespace po = boost::program_options;
+
+namespace {
+
+struct Raw {
+  std::string dtype = "f64";
+  std::string blocks = "3,16,32";
+};
+
+po::options_description describe(ConvertOptions& o, Raw& raw) {
+  po::options_description options("convert_bench options");
+  options.add_options()
+      ("help,h", po::bool_switch(&o.help), "show this help")
+      ("dtype", po::value<std::string>(&raw.dtype)->default_value(raw.dtype), "f64 | f32 | f16 | bf16 (cuSPARSE: f32, f64)")
+      ("grid", po::value<int>(&o.grid)->default_value(o.grid), "Poisson grid edge: grid^3 rows")
+      ("blocks", po::value<std::string>(&raw.blocks)->default_value(raw.blocks), "comma-separated square block sizes")
+      ("json", po::value<std::string>(&o.json_path), "write the records as JSON")
+      ("csv", po::value<std::string>(&o.csv_path), "write the records as CSV");
+  add_timing_options(options, o.timing);
+  return options;
+}
+
+}  // namespace
+
+ConvertOptions parse_convert_options(int argc, const char* const* argv) {
+  ConvertOptions o;
+  Raw raw;
+  const po::options_description options = describe(o, raw);
+  parse_command_line(argc, argv, options);
+  if (o.help) return o;
+  check_timing_options(o.timing);
+  try {
+    o.dtype = parse_dtype(raw.dtype);
+  } catch (const Error& e) {
+    BSRFLOW_FAIL(Errc::invalid_argument, "--dtype: " + e.message());
+  }
+  BSRFLOW_REQUIRE(o.dtype == DType::f16 || o.dtype == DType::bf16 || o.dtype == DType::f32 || o.dtype == DType::f64,
+                  Errc::invalid_argument, "--dtype '" + raw.dtype + "' is not benchmarked (expected f64, f32, f16 or bf16)");
+  BSRFLOW_REQUIRE(o.grid > 0, Errc::invalid_argument, "--grid must be positive (got " + std::to_string(o.grid) + ")");
+  BSRFLOW_REQUIRE(poisson3d_nnz(o.grid) < (std::int64_t{1} << 31), Errc::invalid_argument,
+                  "--grid " + std::to_string(o.grid) + " gives " + std::to_string(poisson3d_nnz(o.grid)) +
+                      " entries; int32 indices allow fewer than 2^31");
+  o.blocks = parse_positive_int_list(raw.blocks, "--blocks");
+  return o;
+}
+
+std::string convert_help() {
+  ConvertOptions scratch;
+  Raw raw;
+  std::ostringstream text;
+  text << "convert_bench: CSR -> BSR (bsrflow::CsrToBsr: symbolic + numeric, and the numeric refresh alone) against\n"
+       << "cuSPARSE csr2bsr on the 3D 7-point Poisson matrix. Needs an NVIDIA GPU (H100/H200), exits with 2 without one.\n\n"
+       << describe(scratch, raw) << '\n'
+       << "Example:\n  convert_bench --grid 128 --blocks 3,16,32 --json convert.json\n";
+  return text.str();
+}
+
+}  // namespace bsrflow::bench

@@ -1,0 +1,28 @@
+// convert_bench's command line: --dtype (f64 default), --grid (128), --blocks (3,16,32),
+// --iters, --warmup, --no-cold-l2, --json, --csv, --help.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bsrflow/apps/common/timing.hpp"
+#include "bsrflow/core/dtype.hpp"
+
+namespace bsrflow::bench {
+
+struct ConvertOptions {
+  bool help = false;
+  DType dtype = DType::f64;
+  int grid = 128;
+  std::vector<int> blocks = {3, 16, 32};
+  TimingConfig timing;
+  std::string json_path;
+  std::string csv_path;
+};
+
+// Throws Error(invalid_argument) naming the offending option.
+ConvertOptions parse_convert_options(int argc, const char* const* argv);
+
+std::string convert_help();
+
+}  // namespace bsrflow::bench

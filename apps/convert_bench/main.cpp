@@ -1,0 +1,44 @@
+// convert_bench: see convert_cli.hpp for the command line and convert_runner.hpp for what is
+// measured. Exit codes: 0 ok, 1 bad command line or a failed run, 2 no GPU.
+#include <iostream>
+
+#include "bsrflow/apps/common/csv_io.hpp"
+#include "bsrflow/apps/common/gpu_guard.hpp"
+#include "bsrflow/apps/common/json_io.hpp"
+#include "bsrflow/apps/convert_bench/convert_cli.hpp"
+#include "bsrflow/apps/convert_bench/convert_runner.hpp"
+#include "bsrflow/core/error.hpp"
+
+namespace {
+
+constexpr const char* kApp = "convert_bench";
+
+int run(int argc, char** argv) {
+  using namespace bsrflow::bench;
+  const ConvertOptions options = parse_convert_options(argc, argv);
+  if (options.help) {
+    std::cout << convert_help();
+    return 0;
+  }
+  if (!gpu_present_or_explain(kApp)) return kExitNoGpu;
+  const ConvertRun result = run_convert_bench(options, &std::cerr);
+  std::cout << "# convert_bench\n\n" << convert_markdown(result.records, options.timing);
+  if (!options.json_path.empty()) write_json_file(options.json_path, result.records);
+  if (!options.csv_path.empty()) write_csv_file(options.csv_path, result.records);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const bsrflow::Error& e) {
+    std::cerr << kApp << ": " << e.message() << '\n';
+    if (e.code() == bsrflow::Errc::invalid_argument) std::cerr << "(see " << kApp << " --help)\n";
+    return bsrflow::bench::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << kApp << ": " << e.what() << '\n';
+    return bsrflow::bench::kExitUsage;
+  }
+}

@@ -1,0 +1,198 @@
+// GPU tests of the apps: the quick bsr_bench suite end to end (every system cross-checked
+// against bsrflow's reference result), convert_bench on a small grid, and the peer pieces the
+// benchmarks rely on, on integer-valued data so results compare exactly.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "app_test_helpers.hpp"
+#include "bsrflow/apps/bsr_bench/runner.hpp"
+#include "bsrflow/apps/bsr_bench/suites.hpp"
+#include "bsrflow/apps/bsr_bench/system_registry.hpp"
+#include "bsrflow/apps/common/blocked_ell_pack.hpp"
+#include "bsrflow/apps/common/cublas_dense_gemm.hpp"
+#include "bsrflow/apps/common/densify.hpp"
+#include "bsrflow/apps/common/library_handles.hpp"
+#include "bsrflow/apps/common/probes.hpp"
+#include "bsrflow/apps/common/relative_error.hpp"
+#include "bsrflow/apps/convert_bench/convert_runner.hpp"
+#include "bsrflow/core/stream.hpp"
+#include "support/gpu.hpp"
+#include "support/patterns.hpp"
+
+using namespace bsrflow;
+using namespace bsrflow::bench;
+
+TEST_CASE("bsr_bench quick suite: every supported system is correct and timed", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  RunnerConfig config;
+  config.timing.iters = 5;
+  config.timing.warmup = 1;
+  config.reference_iters = 2;
+  const std::vector<BenchCase> cases = suite_cases("quick");
+  const BenchRun run = run_bench(cases, config, nullptr);
+  CHECK(run.copy.bytes_per_second() > 0);
+  CHECK(run.l2.bytes_per_second() > run.copy.bytes_per_second() / 2);  // L2 is not slower than DRAM
+  REQUIRE(run.records.size() == cases.size() * system_names().size());
+  for (const Record& r : run.records) {
+    CAPTURE(r.text("case"), r.text("system"), r.text("status"), r.text("note"), r.number("rel_error"));
+    const std::string status = r.text("status");
+    // 'unsupported' is tolerated for peers only; everything that ran must be correct.
+    CHECK((status == "ok" || (status == "unsupported" && r.text("system_kind") == "sparse_peer")));
+    if (status != "ok") continue;
+    CHECK(r.flag("correct"));
+    CHECK(r.number("rel_error") <= r.number("tolerance"));
+    CHECK(r.number("ms") > 0);
+    CHECK(r.number("eff_tflops") > 0);
+    CHECK(r.number("runs") == (r.text("system") == "bsrflow_reference" ? 2 : 5));
+    CHECK(r.text("device") == run.info.device);
+    CHECK_FALSE(r.text("commit").empty());
+    if (r.text("system_kind") != "dense_baseline") CHECK(std::isfinite(r.number("ratio_to_dense")));
+  }
+  // Blocked-ELL cannot take the 16x64 case; it must say so rather than run.
+  for (const Record& r : run.records)
+    if (r.text("system") == "cusparse_blocked_ell" && r.number("block_r") != r.number("block_c"))
+      CHECK(r.text("status") == "unsupported");
+}
+
+TEST_CASE("convert_bench on a small grid: bsrflow's BSR equals cuSPARSE's", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  ConvertOptions options;
+  options.grid = 10;  // 1000 rows: not a multiple of 3, 16 or 32, so edge blocks are padded
+  options.blocks = {3, 16, 32};
+  options.timing.iters = 3;
+  options.timing.warmup = 1;
+  for (const DType t : {DType::f64, DType::f32}) {
+    options.dtype = t;
+    const ConvertRun run = run_convert_bench(options, nullptr);
+    REQUIRE(run.records.size() == 12);
+    for (const Record& r : run.records) {
+      CAPTURE(dtype_name(t), r.number("block"), r.text("system"), r.text("phase"), r.text("note"));
+      CHECK(r.text("status") == "ok");
+      CHECK(r.flag("correct"));
+      CHECK(r.number("ms") > 0);
+      CHECK(r.text("note").find("differs") == std::string::npos);
+    }
+  }
+  options.dtype = DType::f16;  // cuSPARSE has no half csr2bsr: bsrflow is checked by the host oracle
+  options.blocks = {16};
+  const ConvertRun half = run_convert_bench(options, nullptr);
+  REQUIRE(half.records.size() == 4);
+  CHECK(half.records[0].text("status") == "ok");
+  CHECK(half.records[2].text("status") == "unsupported");
+}
+
+TEST_CASE("relative_error measures the norm and catches unwritten (NaN) outputs", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  const std::vector<float> ref = {3, 4, 0, 0};
+  const std::vector<float> close = {3, 4, 0.05f, 0};
+  auto d_ref = DeviceBuffer<float>::from_host(ref, stream);
+  auto d_out = DeviceBuffer<float>::from_host(close, stream);
+  const RelativeError e = relative_error(d_out.data(), d_ref.data(), 4, stream);
+  CHECK(e.reference_norm == Approx(5.0));
+  CHECK(e.relative() == Approx(0.01).epsilon(1e-4));
+  CHECK(e.within(0.02));
+  CHECK_FALSE(e.within(0.005));
+  d_out.fill_bytes(0xFF, stream);  // poisoned = NaN everywhere
+  const RelativeError poisoned = relative_error(d_out.data(), d_ref.data(), 4, stream);
+  CHECK(poisoned.non_finite == 4);
+  CHECK_FALSE(poisoned.within(1e9));
+}
+
+TEST_CASE("peer pieces: densify, Blocked-ELL packing and cuBLAS in every layout", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  // 4 x 3 blocks of 2 x 2, rows of different lengths (one empty) so ELL needs padding.
+  HostBsr<__half> h;
+  h.rows = 8;
+  h.cols = 6;
+  h.R = h.C = 2;
+  h.row_ptr = {0, 2, 2, 5, 6};
+  h.col_idx = {0, 2, 0, 1, 2, 1};
+  std::mt19937 rng(3);
+  for (int i = 0; i < 6 * 4; ++i) h.values.push_back(test::int_value<__half>(rng));
+  const Bsr<__half> A = Bsr<__half>::from_host(h, stream);
+
+  // Dense image on the host: the expected densify output (row-major 8 x 6).
+  std::vector<double> dense(48, 0.0);
+  for (int br = 0; br < 4; ++br)
+    for (int k = h.row_ptr[br]; k < h.row_ptr[br + 1]; ++k)
+      for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 2; ++c) dense[(br * 2 + r) * 6 + h.col_idx[k] * 2 + c] = to_double(h.at(k, r, c));
+
+  SECTION("densify, both layouts") {
+    for (const Layout layout : {Layout::row_major, Layout::col_major}) {
+      DeviceBuffer<__half> out(48, stream);
+      out.fill_bytes(0xFF, stream);
+      densify_bsr<__half>(A.view(), {out.data(), 8, 6, layout == Layout::row_major ? 6 : 8, layout}, stream);
+      const std::vector<__half> got = out.to_host(stream);
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 6; ++j)
+          CHECK(to_double(got[layout == Layout::row_major ? i * 6 + j : j * 8 + i]) == dense[i * 6 + j]);
+    }
+  }
+
+  SECTION("Blocked-ELL packing: slot s of block row i at rows i*b.., columns s*b..") {
+    const int slots = 3;  // longest row
+    DeviceBuffer<int> cols(4 * slots, stream);
+    DeviceBuffer<__half> vals(static_cast<std::size_t>(8 * slots * 2), stream);
+    vals.fill_bytes(0xFF, stream);
+    pack_blocked_ell<__half>(A.view(), slots, cols.data(), vals.data(), stream);
+    CHECK(cols.to_host(stream) == std::vector<int>{0, 2, -1, -1, -1, -1, 0, 1, 2, 1, -1, -1});
+    const std::vector<__half> v = vals.to_host(stream);
+    for (int br = 0; br < 4; ++br)
+      for (int s = 0; s < slots; ++s)
+        for (int r = 0; r < 2; ++r)
+          for (int c = 0; c < 2; ++c) {
+            const double got = to_double(v[(br * 2 + r) * (slots * 2) + s * 2 + c]);
+            const int k = h.row_ptr[br] + s;
+            CHECK(got == (k < h.row_ptr[br + 1] ? to_double(h.at(k, r, c)) : 0.0));
+          }
+    CHECK_APP_ERROR(pack_blocked_ell<__half>({8, 6, 2, 3, 0, nullptr, nullptr, nullptr}, 1, nullptr, nullptr, stream),
+                    Errc::invalid_argument, "Blocked-ELL needs square blocks, got 2x3");
+  }
+
+  SECTION("cuBLAS dense GEMM: exact on integers for every layout combination") {
+    const int M = 8, K = 6, N = 5;
+    DeviceBuffer<__half> a(M * K, stream);
+    densify_bsr<__half>(A.view(), {a.data(), M, K, K, Layout::row_major}, stream);
+    CublasHandle cublas(stream);
+    for (const Layout lb : {Layout::row_major, Layout::col_major})
+      for (const Layout lc : {Layout::row_major, Layout::col_major}) {
+        const HostDense<__half> b = test::random_dense<__half>(K, N, lb, 7);
+        auto d_b = DeviceBuffer<__half>::from_host(b.data, stream);
+        DeviceBuffer<__half> d_c(M * N, stream);
+        d_c.fill_bytes(0xFF, stream);
+        const DenseView<__half> C{d_c.data(), M, N, lc == Layout::row_major ? N : M, lc};
+        cublas_dense_gemm<__half>(cublas.get(), DenseView<const __half>{a.data(), M, K, K, Layout::row_major},
+                                  DenseView<const __half>{d_b.data(), K, N, b.ld, lb}, C);
+        const std::vector<__half> got = d_c.to_host(stream);
+        for (int i = 0; i < M; ++i)
+          for (int j = 0; j < N; ++j) {
+            double expect = 0;
+            for (int k = 0; k < K; ++k) expect += dense[i * K + k] * to_double(b(k, j));
+            CHECK(to_double(got[C.offset(i, j)]) == expect);
+          }
+      }
+    CHECK_APP_ERROR(cublas_dense_gemm<__half>(cublas.get(), DenseView<const __half>{a.data(), M, K, K, Layout::row_major},
+                                              DenseView<const __half>{a.data(), K + 1, N, N, Layout::row_major},
+                                              DenseView<__half>{a.data(), M, N, N, Layout::row_major}),
+                    Errc::invalid_argument, "dense GEMM: B has 7 rows, expected A.cols = 6");
+  }
+}
+
+TEST_CASE("bandwidth probes report positive rates", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  TimingConfig config;
+  config.iters = 3;
+  config.warmup = 1;
+  const BandwidthResult copy = measure_copy_bandwidth(std::size_t{64} << 20, config, stream);
+  CHECK(copy.bytes_per_run == 2 * (std::size_t{64} << 20));
+  CHECK(copy.ms.count == 3);
+  CHECK(copy.bytes_per_second() > 1e10);  // > 10 GB/s on any datacenter GPU
+  const BandwidthResult l2 = measure_l2_read_bandwidth(4, config, stream);
+  CHECK(l2.bytes_per_second() > 1e10);
+}

@@ -1,0 +1,160 @@
+#include <catch2/catch.hpp>
+
+#include "app_test_helpers.hpp"
+#include "bsrflow/apps/bsr_bench/bench_cli.hpp"
+#include "bsrflow/apps/bsr_bench/suites.hpp"
+#include "bsrflow/apps/bsr_bench/system_registry.hpp"
+
+using namespace bsrflow;
+using namespace bsrflow::bench;
+
+namespace {
+BenchOptions parse(std::vector<std::string> args) {
+  const test::Args a(std::move(args));
+  return parse_bench_options(a.argc(), a.argv());
+}
+}  // namespace
+
+TEST_CASE("bsr_bench without arguments runs the standard suite", "[apps]") {
+  const BenchOptions o = parse({});
+  CHECK(o.suite == "standard");
+  CHECK(o.cases == suite_cases("standard"));
+  CHECK(o.runner.timing.iters == 20);
+  CHECK(o.runner.timing.warmup == 3);
+  CHECK(o.runner.timing.cold_l2);
+  CHECK(o.runner.reference_iters == 3);
+  CHECK(o.runner.systems.empty());
+  CHECK(o.json_path.empty());
+  CHECK_FALSE(o.help);
+}
+
+TEST_CASE("bsr_bench --suite, outputs, timing and systems", "[apps]") {
+  const BenchOptions o = parse({"--suite", "quick", "--iters", "25", "--warmup", "1", "--json", "r.json", "--csv",
+                                "r.csv", "--plot", "r.png", "--systems", "cublas_dense,bsrflow_reference,cublas_dense",
+                                "--reference-iters", "2"});
+  CHECK(o.suite == "quick");
+  CHECK(o.cases == suite_cases("quick"));
+  CHECK(o.runner.timing.iters == 25);
+  CHECK(o.runner.timing.warmup == 1);
+  CHECK(o.runner.reference_iters == 2);
+  CHECK(o.json_path == "r.json");
+  CHECK(o.csv_path == "r.csv");
+  CHECK(o.plot_path == "r.png");
+  CHECK(o.runner.systems == std::vector<std::string>{"cublas_dense", "bsrflow_reference"});  // duplicates dropped
+}
+
+TEST_CASE("bsr_bench single case options", "[apps]") {
+  const BenchOptions o = parse({"--m", "1024", "--n", "512", "--k", "2048", "--block", "16x64", "--density", "0.25",
+                                "--pattern", "powerlaw", "--dtype", "bf16", "--b-layout", "col", "--c-layout", "col",
+                                "--seed", "7"});
+  CHECK(o.suite.empty());
+  REQUIRE(o.cases.size() == 1);
+  const BenchCase& c = o.cases[0];
+  CHECK(c.m == 1024);
+  CHECK(c.n == 512);
+  CHECK(c.k == 2048);
+  CHECK(c.R == 16);
+  CHECK(c.C == 64);
+  CHECK(c.density == 0.25);
+  CHECK(c.pattern == Pattern::powerlaw);
+  CHECK(c.dtype == DType::bf16);
+  CHECK(c.b_layout == Layout::col_major);
+  CHECK(c.c_layout == Layout::col_major);
+  CHECK(c.seed == 7);
+  CHECK(c.label() == "1024x512x2048 16x64 25% powerlaw bf16 B:col C:col");
+
+  // Defaults for what is not given.
+  const BenchCase d = parse({"--m", "256", "--n", "256", "--k", "256"}).cases.at(0);
+  CHECK(d.R == 32);
+  CHECK(d.C == 32);
+  CHECK(d.density == 0.125);
+  CHECK(d.pattern == Pattern::uniform);
+  CHECK(d.dtype == DType::f16);
+  CHECK(d.b_layout == Layout::row_major);
+  CHECK(d.label() == "256^3 32x32 12.5% uniform f16");
+}
+
+TEST_CASE("bsr_bench --help, --list-systems and --plot-from parse without running", "[apps]") {
+  CHECK(parse({"--help"}).help);
+  CHECK(parse({"-h", "--density", "7"}).help);  // help wins over a bad case
+  CHECK(parse({"--list-systems"}).list_systems);
+  const BenchOptions p = parse({"--plot-from", "r.json", "--plot", "c.png"});
+  CHECK(p.plot_from == "r.json");
+  CHECK(p.plot_path == "c.png");
+  CHECK(p.cases.empty());
+  const std::string help = bench_help();
+  for (const char* option : {"--suite", "--m", "--block", "--density", "--pattern", "--dtype", "--b-layout", "--c-layout",
+                             "--iters", "--json", "--csv", "--plot", "--plot-from", "--systems"})
+    CHECK_THAT(help, Catch::Contains(option));
+}
+
+TEST_CASE("bsr_bench command-line errors name the option", "[apps]") {
+  using V = std::vector<std::string>;
+  CHECK_APP_ERROR(parse(V{"--suite", "huge"}), Errc::invalid_argument,
+                  "--suite 'huge' is not one of quick, standard, llm, skinny");
+  CHECK_APP_ERROR(parse(V{"--suite", "quick", "--m", "64"}), Errc::invalid_argument,
+                  "--suite cannot be combined with single-case options (--m)");
+  CHECK_APP_ERROR(parse(V{"--m", "64", "--n", "64"}), Errc::invalid_argument,
+                  "a single case needs --m, --n and --k (missing --k)");
+  CHECK_APP_ERROR(parse(V{"--block", "64"}), Errc::invalid_argument,
+                  "a single case needs --m, --n and --k (missing --m, --n, --k)");
+  const V dims = {"--m", "256", "--n", "128", "--k", "512"};
+  auto with = [&](V extra) {
+    V all = dims;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  };
+  CHECK_APP_ERROR(parse(with({"--block", "48"})), Errc::invalid_argument, "--m 256 is not a multiple of the block height 48");
+  CHECK_APP_ERROR(parse(with({"--block", "16x48"})), Errc::invalid_argument,
+                  "--k 512 is not a multiple of the block width 48");
+  CHECK_APP_ERROR(parse(with({"--block", "16x"})), Errc::invalid_argument, "--block '16x' is not a block shape");
+  CHECK_APP_ERROR(parse(with({"--density", "0"})), Errc::invalid_argument, "--density 0 is outside (0, 1]");
+  CHECK_APP_ERROR(parse(with({"--density", "1.5"})), Errc::invalid_argument, "--density 1.5 is outside (0, 1]");
+  CHECK_APP_ERROR(parse(with({"--pattern", "random"})), Errc::invalid_argument,
+                  "--pattern 'random' is not one of uniform, powerlaw, banded, clustered");
+  CHECK_APP_ERROR(parse(with({"--dtype", "f32"})), Errc::invalid_argument,
+                  "--dtype 'f32' is not benchmarked (expected f16 or bf16)");
+  CHECK_APP_ERROR(parse(with({"--b-layout", "diag"})), Errc::invalid_argument, "--b-layout 'diag' is not row or col");
+  CHECK_APP_ERROR(parse(with({"--c-layout", "Row"})), Errc::invalid_argument, "--c-layout 'Row' is not row or col");
+  CHECK_APP_ERROR(parse(V{"--m", "0", "--n", "1", "--k", "1"}), Errc::invalid_argument,
+                  "--m, --n and --k must be positive (got 0, 1, 1)");
+  CHECK_APP_ERROR(parse(V{"--iters", "0"}), Errc::invalid_argument, "--iters must be at least 1 (got 0)");
+  CHECK_APP_ERROR(parse(V{"--reference-iters", "0"}), Errc::invalid_argument, "--reference-iters must be at least 1");
+  CHECK_APP_ERROR(parse(V{"--systems", "cublas_dense,magic"}), Errc::invalid_argument,
+                  "--systems: unknown system 'magic' (known: bsrflow_reference, cublas_dense");
+  CHECK_APP_ERROR(parse(V{"--plot-from", "r.json"}), Errc::invalid_argument, "--plot-from needs --plot OUT.png");
+  CHECK_APP_ERROR(parse(V{"--plot-from", "r.json", "--plot", "c.png", "--suite", "quick"}), Errc::invalid_argument,
+                  "--plot-from runs nothing; drop --suite and the single-case options");
+  CHECK_APP_ERROR(parse(V{"--frobnicate"}), Errc::invalid_argument, "unrecognised option '--frobnicate'");
+  CHECK_APP_ERROR(parse(V{"--m", "many"}), Errc::invalid_argument, "the argument ('many') for option '--m' is invalid");
+}
+
+TEST_CASE("the system registry lists every system once, bsrflow paths first", "[apps]") {
+  const std::vector<std::string> names = system_names();
+  REQUIRE(names.size() >= 4);
+  CHECK(names[0] == "bsrflow_reference");
+  for (const char* peer : {"cublas_dense", "cusparse_bsr", "cusparse_blocked_ell"})
+    CHECK(std::count(names.begin(), names.end(), peer) == 1);
+  int dense = 0;
+  for (const auto& s : make_all_systems()) {
+    CHECK_FALSE(s->description().empty());
+    dense += s->kind() == SystemKind::dense_baseline;
+  }
+  CHECK(dense == 1);  // exactly one "vs dense" denominator
+}
+
+TEST_CASE("systems declare the cases they cannot run", "[apps]") {
+  BenchCase square;
+  square.m = square.n = square.k = 256;
+  BenchCase wide = square;
+  wide.R = 16;
+  wide.C = 64;
+  for (const auto& s : make_all_systems()) {
+    CHECK(s->supports(square));
+    if (s->name() == "cusparse_blocked_ell") CHECK(s->unsupported_reason(wide) == "Blocked-ELL takes square blocks only");
+    if (s->name() == "bsrflow_reference") {
+      CHECK(s->supports(wide));
+      CHECK(s->slow());
+    }
+  }
+}

@@ -1,0 +1,68 @@
+#include <catch2/catch.hpp>
+
+#include "app_test_helpers.hpp"
+#include "bsrflow/apps/common/cli_common.hpp"
+#include "bsrflow/apps/common/gpu_guard.hpp"
+
+using namespace bsrflow;
+using namespace bsrflow::bench;
+
+TEST_CASE("block shapes parse as R or RxC", "[apps]") {
+  CHECK(parse_block_shape("32") == BlockShape{32, 32});
+  CHECK(parse_block_shape("16x64") == BlockShape{16, 64});
+  CHECK(parse_block_shape("64X16") == BlockShape{64, 16});
+  for (const char* bad : {"", "x", "16x", "x16", "0", "16x0", "-4", "4.5", "16x64x2", "a"})
+    CHECK_APP_ERROR(parse_block_shape(bad), Errc::invalid_argument,
+                    std::string("--block '") + bad + "' is not a block shape (expected R or RxC");
+}
+
+TEST_CASE("integer and name lists", "[apps]") {
+  CHECK(parse_positive_int_list("3,16,32", "--blocks") == std::vector<int>{3, 16, 32});
+  CHECK(parse_positive_int_list("7", "--blocks") == std::vector<int>{7});
+  CHECK_APP_ERROR(parse_positive_int_list("3,,32", "--blocks"), Errc::invalid_argument,
+                  "--blocks: '' is not a positive integer (in '3,,32')");
+  CHECK_APP_ERROR(parse_positive_int_list("3,-1", "--blocks"), Errc::invalid_argument,
+                  "--blocks: '-1' is not a positive integer");
+  CHECK(parse_name_list("a,b", "--systems") == std::vector<std::string>{"a", "b"});
+  CHECK_APP_ERROR(parse_name_list("a,", "--systems"), Errc::invalid_argument, "--systems: empty name in 'a,'");
+}
+
+TEST_CASE("timing options parse and are checked", "[apps]") {
+  namespace po = boost::program_options;
+  TimingConfig config;
+  po::options_description options;
+  add_timing_options(options, config);
+  const test::Args args({"--iters", "7", "--warmup", "0", "--no-cold-l2"});
+  parse_command_line(args.argc(), args.argv(), options);
+  CHECK(config.iters == 7);
+  CHECK(config.warmup == 0);
+  CHECK_FALSE(config.cold_l2);
+  config.iters = 0;
+  CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--iters must be at least 1 (got 0)");
+  config.iters = 1;
+  config.warmup = -1;
+  CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--warmup must not be negative (got -1)");
+}
+
+TEST_CASE("Boost.Program_options errors become invalid_argument", "[apps]") {
+  namespace po = boost::program_options;
+  TimingConfig config;
+  po::options_description options;
+  add_timing_options(options, config);
+  const test::Args unknown({"--bogus"});
+  CHECK_APP_ERROR(parse_command_line(unknown.argc(), unknown.argv(), options), Errc::invalid_argument,
+                  "unrecognised option '--bogus'");
+  const test::Args bad_value({"--iters", "many"});
+  CHECK_APP_ERROR(parse_command_line(bad_value.argc(), bad_value.argv(), options), Errc::invalid_argument,
+                  "the argument ('many') for option '--iters' is invalid");
+  const test::Args missing({"--iters"});
+  CHECK_APP_ERROR(parse_command_line(missing.argc(), missing.argv(), options), Errc::invalid_argument,
+                  "the required argument for option '--iters' is missing");
+  const test::Args positional({"stray"});
+  CHECK_THROWS_AS(parse_command_line(positional.argc(), positional.argv(), options), Error);
+}
+
+TEST_CASE("the no-GPU message is one plain line", "[apps]") {
+  CHECK(no_gpu_message("bsr_bench") == "bsr_bench: no CUDA GPU found; this benchmark needs an NVIDIA GPU (H100/H200)");
+  CHECK(kExitNoGpu == 2);
+}

@@ -1,0 +1,99 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "app_test_helpers.hpp"
+#include "bsrflow/apps/convert_bench/convert_cli.hpp"
+#include "bsrflow/apps/convert_bench/convert_runner.hpp"
+#include "bsrflow/apps/convert_bench/poisson.hpp"
+
+using namespace bsrflow;
+using namespace bsrflow::bench;
+
+TEST_CASE("Poisson 7-point matrix: structure and values", "[apps]") {
+  const HostCsr<double> a = poisson3d_csr<double>(4);
+  CHECK(a.rows == 64);
+  CHECK(a.cols == 64);
+  CHECK(a.nnz() == poisson3d_nnz(4));
+  CHECK(poisson3d_nnz(4) == 7 * 64 - 6 * 16);
+  CHECK(poisson3d_nnz(128) == 14581760);
+  for (int r = 0; r < a.rows; ++r) {
+    double sum = 0;
+    int diagonal = 0;
+    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      if (k > a.row_ptr[r]) REQUIRE(a.col_idx[k - 1] < a.col_idx[k]);  // sorted
+      if (a.col_idx[k] == r) {
+        CHECK(a.values[k] == 6.0);
+        ++diagonal;
+      } else {
+        CHECK(a.values[k] == -1.0);
+      }
+      sum += a.values[k];
+    }
+    CHECK(diagonal == 1);
+    // Interior rows sum to 0; a boundary row loses one -1 per missing neighbour.
+    const int x = r % 4, y = r / 4 % 4, z = r / 16;
+    const int missing = (x == 0) + (x == 3) + (y == 0) + (y == 3) + (z == 0) + (z == 3);
+    CHECK(sum == missing);
+  }
+  // Row 0 = corner (0,0,0): itself, +x, +y, +z.
+  CHECK(std::vector<int>(a.col_idx.begin(), a.col_idx.begin() + a.row_ptr[1]) == std::vector<int>{0, 1, 4, 16});
+  const HostCsr<__half> h = poisson3d_csr<__half>(2);
+  CHECK(to_double(h.values[0]) == 6.0);
+  CHECK_APP_ERROR(poisson3d_csr<float>(0), Errc::invalid_argument, "--grid must be positive (got 0)");
+  CHECK_APP_ERROR(poisson3d_csr<float>(1000), Errc::invalid_argument, "int32 indices allow fewer than 2^31");
+}
+
+namespace {
+ConvertOptions parse(std::vector<std::string> args) {
+  const test::Args a(std::move(args));
+  return parse_convert_options(a.argc(), a.argv());
+}
+}  // namespace
+
+TEST_CASE("convert_bench command line", "[apps]") {
+  const ConvertOptions d = parse({});
+  CHECK(d.dtype == DType::f64);
+  CHECK(d.grid == 128);
+  CHECK(d.blocks == std::vector<int>{3, 16, 32});
+  CHECK(d.timing.iters == 20);
+  const ConvertOptions o = parse({"--dtype", "f32", "--grid", "64", "--blocks", "4,8", "--iters", "5", "--json", "c.json"});
+  CHECK(o.dtype == DType::f32);
+  CHECK(o.grid == 64);
+  CHECK(o.blocks == std::vector<int>{4, 8});
+  CHECK(o.timing.iters == 5);
+  CHECK(o.json_path == "c.json");
+  CHECK(parse({"--help"}).help);
+  CHECK_THAT(convert_help(), Catch::Contains("--blocks"));
+
+  using V = std::vector<std::string>;
+  CHECK_APP_ERROR(parse(V{"--dtype", "f8"}), Errc::invalid_argument, "--dtype: unknown dtype 'f8'");
+  CHECK_APP_ERROR(parse(V{"--dtype", "fp8_e4m3"}), Errc::invalid_argument, "--dtype 'fp8_e4m3' is not benchmarked");
+  CHECK_APP_ERROR(parse(V{"--grid", "0"}), Errc::invalid_argument, "--grid must be positive (got 0)");
+  CHECK_APP_ERROR(parse(V{"--grid", "700"}), Errc::invalid_argument, "--grid 700 gives 2398060000 entries");
+  CHECK_APP_ERROR(parse(V{"--blocks", "3,x"}), Errc::invalid_argument, "--blocks: 'x' is not a positive integer");
+  CHECK_APP_ERROR(parse(V{"--iters", "0"}), Errc::invalid_argument, "--iters must be at least 1");
+  CHECK_APP_ERROR(parse(V{"--block", "3"}), Errc::invalid_argument, "unrecognised option '--block'");
+}
+
+TEST_CASE("convert_bench comparisons and targets", "[apps]") {
+  auto rec = [](const std::string& system, const std::string& phase, double ms, double pct_copy) {
+    Record r;
+    r.set("block", 16).set("system", system).set("phase", phase).set("status", "ok").set("ms", ms);
+    if (phase == "numeric") r.set("pct_copy_bw", pct_copy).set("gbps", 1000.0);
+    return r;
+  };
+  std::vector<Record> records = {rec("bsrflow", "symbolic+numeric", 0.4, 0), rec("bsrflow", "numeric", 0.1, 0.65),
+                                 rec("cusparse", "symbolic+numeric", 1.0, 0), rec("cusparse", "numeric", 0.5, 0.2)};
+  add_convert_comparisons(records);
+  CHECK(records[0].number("speedup_vs_cusparse") == Approx(2.5));
+  CHECK(records[0].flag("target_met"));
+  CHECK(records[1].number("speedup_vs_cusparse") == Approx(5.0));
+  CHECK(records[1].text("target") == ">= 70% of copy bandwidth");
+  CHECK_FALSE(records[1].flag("target_met", true));  // 65% < 70%
+  CHECK_FALSE(records[2].has("speedup_vs_cusparse"));
+  const std::string md = convert_markdown(records, TimingConfig{});
+  CHECK_THAT(md, Catch::Contains(">= 2x cuSPARSE: met"));
+  CHECK_THAT(md, Catch::Contains(">= 70% of copy bandwidth: MISSED"));
+  CHECK_THAT(md, Catch::Contains("(nnz + nnzb * b * b) * sizeof(value)"));
+}

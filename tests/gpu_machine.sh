@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs bsrflow's GPU checks on a machine with an NVIDIA GPU, from binaries built elsewhere.
+#
+#   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
+#   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
+#
+# `run` writes full logs and results under $OUT (or ./gpu-out) and prints a short table last.
+# Environment for `run`: BSRFLOW_GPU_SUITE (bsr_bench suite, default quick),
+# BSRFLOW_GPU_SANITIZE (0 skips compute-sanitizer).
+set -uo pipefail
+mode=${1:-run}
+root=$(cd "$(dirname "$0")/.." && pwd)
+carry=$root/.carry
+
+if [ "$mode" = pack ]; then
+  build=${2:-$root/build}
+  rm -rf "$carry" && mkdir -p "$carry/lib"
+  cp "$build/tests/bsrflow_tests" "$carry/"
+  for app in bsr_bench convert_bench; do
+    [ -x "$build/apps/$app" ] && cp "$build/apps/$app" "$carry/"
+  done
+  cp "$root/apps/bsr_bench/torch_peer.py" "$carry/" 2>/dev/null
+  # The GPU machine has the CUDA libraries but not Boost.
+  cp -L /usr/lib/x86_64-linux-gnu/libboost_program_options.so.1.74.0 "$carry/lib/"
+  du -sh "$carry"
+  exit 0
+fi
+
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$carry/lib:${LD_LIBRARY_PATH:-}
+tags=${2:-[gpu]}
+suite=${BSRFLOW_GPU_SUITE:-quick}
+status=0
+summary=()
+
+nvidia-smi -L | tee "$out/device.txt"
+
+"$carry/bsrflow_tests" "$tags" >"$out/gpu_tests.log" 2>&1
+rc=$?; status=$((status | rc))
+summary+=("gpu tests ($tags): rc=$rc $(tail -n 3 "$out/gpu_tests.log" | grep -E 'passed|failed' | tr -s ' ')")
+
+if [ "${BSRFLOW_GPU_SANITIZE:-1}" != 0 ]; then
+  for tool in memcheck synccheck racecheck; do
+    compute-sanitizer --tool $tool --error-exitcode 99 "$carry/bsrflow_tests" "$tags" >"$out/sanitize_$tool.log" 2>&1
+    rc=$?; status=$((status | rc))
+    summary+=("compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY' "$out/sanitize_$tool.log" | tail -n 1)")
+  done
+fi
+
+if [ -x "$carry/convert_bench" ]; then
+  "$carry/convert_bench" --json "$out/convert_bench.json" >"$out/convert_bench.md" 2>&1
+  rc=$?; status=$((status | rc)); summary+=("convert_bench: rc=$rc")
+fi
+if [ -x "$carry/bsr_bench" ]; then
+  "$carry/bsr_bench" --suite "$suite" --json "$out/bsr_bench_$suite.json" --csv "$out/bsr_bench_$suite.csv" \
+    >"$out/bsr_bench_$suite.md" 2>&1
+  rc=$?; status=$((status | rc)); summary+=("bsr_bench --suite $suite: rc=$rc")
+fi
+
+echo "== summary ($(head -n 1 "$out/device.txt"))"
+printf '%s\n' "${summary[@]}"
+exit $status
