@@ -8,8 +8,9 @@ double PreparedRun::prep_ms() const { return std::numeric_limits<double>::quiet_
 
 std::vector<std::unique_ptr<System>> make_all_systems() {
   std::vector<std::unique_ptr<System>> systems;
-  // bsrflow paths first. The Hopper kernel (ops/gemm_plan.hpp) registers here when it lands.
+  // bsrflow paths first: the reference kernel (the oracle), then the Hopper kernel.
   systems.push_back(make_reference_system());
+  systems.push_back(make_sm90_system());
   // Peers.
   systems.push_back(make_cublas_dense_system());
   systems.push_back(make_cusparse_bsr_system());
