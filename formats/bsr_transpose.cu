@@ -30,20 +30,9 @@ struct TransposeStructure {
 TransposeStructure bsr_transpose_symbolic(int rows, int cols, int R, int C, std::int64_t nnzb, const int* row_ptr,
                                           const int* col_idx, cudaStream_t stream) {
   // ---- arguments (nothing launched yet) ----
-  check_block_shape(rows, cols, R, C, Padding::zero_fill);
-  BSRFLOW_REQUIRE(static_cast<std::int64_t>(R) * C <= (1 << 30), Errc::unsupported,
-                  "bsr_transpose: a " + std::to_string(R) + "x" + std::to_string(C) + " block exceeds 2^30 values");
-  BSRFLOW_REQUIRE(nnzb >= 0 && nnzb <= INT_MAX, Errc::invalid_argument,
-                  "bsr_transpose: nnzb (" + std::to_string(nnzb) + ") must be in [0, 2^31)");
+  detail::check_bsr_input("bsr_transpose", rows, cols, R, C, nnzb, row_ptr, col_idx);
   const int block_rows = ceil_div(rows, R);
   const int block_cols = ceil_div(cols, C);
-  BSRFLOW_REQUIRE(block_rows > 0 || nnzb == 0, Errc::invalid_argument,
-                  "bsr_transpose: a BSR matrix with 0 block rows has nnzb = " + std::to_string(nnzb));
-  BSRFLOW_REQUIRE(block_rows == 0 || row_ptr != nullptr, Errc::invalid_argument, "bsr_transpose: bsr.row_ptr is null");
-  BSRFLOW_REQUIRE(nnzb == 0 || col_idx != nullptr, Errc::invalid_argument,
-                  "bsr_transpose: bsr.col_idx is null but nnzb is " + std::to_string(nnzb));
-  if (block_rows > 0) detail::require_device_pointer(row_ptr, "bsr_transpose", "bsr.row_ptr");
-  if (nnzb > 0) detail::require_device_pointer(col_idx, "bsr_transpose", "bsr.col_idx");
 
   TransposeStructure s;
   s.row_ptr = DeviceBuffer<int>(static_cast<std::size_t>(block_cols) + 1, stream);

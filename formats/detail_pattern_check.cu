@@ -5,7 +5,9 @@
 
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/formats/detail_pattern_status.cuh"
+#include "bsrflow/formats/bsr.hpp"
 #include "bsrflow/formats/detail_primitives.cuh"
+#include "bsrflow/formats/padding.hpp"
 #include "bsrflow/formats/validate.hpp"
 
 namespace bsrflow::detail {
@@ -73,6 +75,24 @@ void require_device_pointer(const void* pointer, const char* operation, const ch
   BSRFLOW_CUDA(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
   BSRFLOW_REQUIRE(pageable != 0, Errc::invalid_argument,
                   std::string(operation) + ": " + name + " points to host memory the GPU cannot access");
+}
+
+void check_bsr_input(const char* operation, int rows, int cols, int R, int C, std::int64_t nnzb,
+                     const int* row_ptr, const int* col_idx) {
+  const std::string op(operation);
+  check_block_shape(rows, cols, R, C, Padding::zero_fill);
+  BSRFLOW_REQUIRE(static_cast<std::int64_t>(R) * C <= (1 << 30), Errc::unsupported,
+                  op + ": a " + std::to_string(R) + "x" + std::to_string(C) + " block exceeds 2^30 values");
+  BSRFLOW_REQUIRE(nnzb >= 0 && nnzb <= INT_MAX, Errc::invalid_argument,
+                  op + ": nnzb (" + std::to_string(nnzb) + ") must be in [0, 2^31)");
+  const int block_rows = ceil_div(rows, R);
+  BSRFLOW_REQUIRE(block_rows > 0 || nnzb == 0, Errc::invalid_argument,
+                  op + ": a BSR matrix with 0 block rows has nnzb = " + std::to_string(nnzb));
+  BSRFLOW_REQUIRE(block_rows == 0 || row_ptr != nullptr, Errc::invalid_argument, op + ": bsr.row_ptr is null");
+  BSRFLOW_REQUIRE(nnzb == 0 || col_idx != nullptr, Errc::invalid_argument,
+                  op + ": bsr.col_idx is null but nnzb is " + std::to_string(nnzb));
+  if (block_rows > 0) require_device_pointer(row_ptr, operation, "bsr.row_ptr");
+  if (nnzb > 0) require_device_pointer(col_idx, operation, "bsr.col_idx");
 }
 
 }  // namespace bsrflow::detail

@@ -39,6 +39,11 @@ void throw_if_bad_pattern(const PatternStatus& status, const char* operation, co
 // host pointer is an error message instead of a poisoned CUDA context). Null passes.
 void require_device_pointer(const void* pointer, const char* operation, const char* name);
 
+// Argument checks every conversion that reads a BSR pattern makes before launching anything:
+// block shape, nnzb range, null and host pointers. Errors name `operation` ("bsr_to_csr: ...").
+void check_bsr_input(const char* operation, int rows, int cols, int R, int C, std::int64_t nnzb,
+                     const int* row_ptr, const int* col_idx);
+
 // Checks a compressed pattern (rows + 1 row offsets, column indices strictly increasing within
 // each row and inside [0, cols)) on the device, noting problems in `status` (device memory,
 // initialised by the caller). Reads nothing outside row_ptr[0, rows] and col_idx[0, nnz).
