@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@ class DeviceBuffer {
   // Allocates `count` elements on `stream` (uninitialised). A zero count holds no memory.
   DeviceBuffer(std::size_t count, cudaStream_t stream) : size_(count), stream_(stream) {
     if (count > 0) BSRFLOW_CUDA(cudaMallocAsync(reinterpret_cast<void**>(&ptr_), count * sizeof(T), stream));
+    alive_ = std::make_shared<const char>(0);
   }
 
   // Allocates and copies `host` in (stream-ordered; the host memory must stay alive until the
@@ -48,6 +50,10 @@ class DeviceBuffer {
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   bool empty() const noexcept { return size_ == 0; }
   cudaStream_t stream() const noexcept { return stream_; }
+  // Expires when this memory is freed (destruction, move-from, reassignment). A replayed CUDA
+  // Graph holds these for the buffers its tasks use and refuses to launch once one has expired
+  // (graph/). Empty for a default-constructed buffer.
+  std::weak_ptr<const void> lifetime() const noexcept { return alive_; }
 
   void copy_from_host(std::span<const T> host, cudaStream_t stream) {
     BSRFLOW_REQUIRE(host.size() == size_, Errc::invalid_argument,
@@ -79,16 +85,19 @@ class DeviceBuffer {
     if (ptr_ != nullptr) (void)cudaFreeAsync(ptr_, stream_);
     ptr_ = nullptr;
     size_ = 0;
+    alive_.reset();
   }
   void swap(DeviceBuffer& other) noexcept {
     std::swap(ptr_, other.ptr_);
     std::swap(size_, other.size_);
     std::swap(stream_, other.stream_);
+    std::swap(alive_, other.alive_);
   }
 
   T* ptr_ = nullptr;
   std::size_t size_ = 0;
   cudaStream_t stream_ = nullptr;
+  std::shared_ptr<const char> alive_;  // see lifetime()
 };
 
 }  // namespace bsrflow
