@@ -42,7 +42,10 @@ summary+=("gpu tests ($tags): rc=$rc $(tail -n 3 "$out/gpu_tests.log" | grep -E 
 
 if [ "${BSRFLOW_GPU_SANITIZE:-1}" != 0 ]; then
   for tool in memcheck synccheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 99 "$carry/bsrflow_tests" "$tags" >"$out/sanitize_$tool.log" 2>&1
+    # Left out under the sanitizers: the 100,000-replay soak (too slow there) and the test that
+    # provokes CUDA API errors on purpose (illegal calls during capture, reported as errors).
+    compute-sanitizer --tool $tool --error-exitcode 99 "$carry/bsrflow_tests" "$tags~[soak]~[provokes-api-errors]" \
+      >"$out/sanitize_$tool.log" 2>&1
     rc=$?; status=$((status | rc))
     summary+=("compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY' "$out/sanitize_$tool.log" | tail -n 1)")
   done

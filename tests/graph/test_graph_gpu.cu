@@ -192,7 +192,7 @@ TEST_CASE("A captured cuBLAS call with graph-owned workspace replays and re-capt
   BSRFLOW_CUBLAS(cublasDestroy(handle));
 }
 
-TEST_CASE("Captured tasks that allocate or synchronise are refused with the task named", "[graph][gpu]") {
+TEST_CASE("Captured tasks that allocate or synchronise are refused with the task named", "[graph][gpu][provokes-api-errors]") {
   BSRFLOW_REQUIRE_GPU();
   Stream stream;
   DeviceBuffer<float> buffer(64, stream);
