@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "bsrflow/core/device_buffer.hpp"
@@ -17,6 +18,12 @@ struct CsrView {
   const int* row_ptr = nullptr;
   const int* col_idx = nullptr;
   T* values = nullptr;  // may be null for a pattern-only view
+
+  // A view of mutable values is also a read-only view.
+  template <class U = T, std::enable_if_t<!std::is_const_v<U>, int> = 0>
+  operator CsrView<const U>() const {
+    return {rows, cols, nnz, row_ptr, col_idx, values};
+  }
 };
 
 template <class T>
