@@ -133,9 +133,11 @@ const std::string& Task::name() const {
 
 LoopState::LoopState(cudaStream_t stream) : words_(1, stream) { words_.fill_bytes(0, stream); }
 
-unsigned LoopState::iterations(cudaStream_t stream) const { return words_.to_host(stream).at(0).iteration; }
+LoopWords LoopState::read(cudaStream_t stream) const { return words_.to_host(stream).at(0); }
 
-bool LoopState::stopped(cudaStream_t stream) const { return words_.to_host(stream).at(0).stop != 0; }
+void LoopState::reset(cudaStream_t stream) {
+  BSRFLOW_CUDA(cudaMemsetAsync(&words_.data()->iteration, 0, 2 * sizeof(unsigned), stream));
+}
 
 // ---- TaskGraph --------------------------------------------------------------------------------
 

@@ -104,10 +104,15 @@ class LoopState {
  public:
   explicit LoopState(cudaStream_t stream);
   LoopWords* words() noexcept { return words_.data(); }
-  // Iterations completed by the last launch (copies back and synchronises `stream`).
-  unsigned iterations(cudaStream_t stream) const;
+  // The words as the last launch left them (copies back and synchronises `stream`).
+  LoopWords read(cudaStream_t stream) const;
+  // Iterations completed by the last launch (synchronises `stream`).
+  unsigned iterations(cudaStream_t stream) const { return read(stream).iteration; }
   // Whether the last launch's loop stopped by decision or limit (synchronises `stream`).
-  bool stopped(cudaStream_t stream) const;
+  bool stopped(cudaStream_t stream) const { return read(stream).stop != 0; }
+  // Zeroes the iteration count and the stop flag (stream-ordered), for kernels that use the
+  // control outside a graph; a graph does this itself at every launch.
+  void reset(cudaStream_t stream);
   std::weak_ptr<const void> lifetime() const noexcept { return words_.lifetime(); }
 
  private:
