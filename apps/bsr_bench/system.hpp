@@ -9,7 +9,8 @@
 //   };
 //
 // prepare() does everything a user does once per pattern (plans, conversions, workspaces) and
-// may synchronise; PreparedRun::run() is what is timed and must only enqueue the product.
+// may synchronise (prepare_typed below is its usual body); PreparedRun::run() is what is timed
+// and must only enqueue the product.
 #pragma once
 
 #include <cublas_v2.h>
@@ -79,5 +80,16 @@ class System {
   // Slow oracles (the reference kernel on CUDA cores) time fewer runs; see RunnerConfig.
   virtual bool slow() const { return false; }
 };
+
+// The body of most prepare()s: Run<T>(operands, args...) for the case's element type T.
+template <template <class> class Run, class... Args>
+std::unique_ptr<PreparedRun> prepare_typed(const CaseInputs& in, const Args&... args) {
+  return std::visit(
+      [&](const auto& ops) -> std::unique_ptr<PreparedRun> {
+        using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
+        return std::make_unique<Run<T>>(ops, args...);
+      },
+      in.operands);
+}
 
 }  // namespace bsrflow::bench

@@ -33,12 +33,7 @@ class Sm90System : public System {
   std::string description() const override { return "bsrflow::plan_gemm, Hopper WGMMA + TMA kernel (tuned config)"; }
   std::string unsupported_reason(const BenchCase&) const override { return {}; }
   std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
-    return std::visit(
-        [&](const auto& ops) -> std::unique_ptr<PreparedRun> {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
-          return std::make_unique<Sm90Run<T>>(ops, in.stream);
-        },
-        in.operands);
+    return prepare_typed<Sm90Run>(in, in.stream);
   }
 };
 
