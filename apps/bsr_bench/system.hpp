@@ -34,6 +34,7 @@ enum class SystemKind {
   bsrflow,         // a bsrflow GEMM path
   dense_baseline,  // cuBLAS on the densified matrix: the "vs dense" denominator
   sparse_peer,     // another library's sparse product: the "vs best peer" denominator
+  sol_probe,       // a speed-of-light probe (writes no output): the "% SOL" denominator
 };
 
 // Device operands of one case in its dtype: A (row-major R x C blocks), B, and the output C
@@ -64,6 +65,8 @@ class PreparedRun {
   virtual double prep_ms() const;
   // A remark for the report (e.g. how much padding Blocked-ELL needed); "" if none.
   virtual std::string note() const { return {}; }
+  // The kernel configuration that runs (a bsrflow plan's name()); "" if not applicable.
+  virtual std::string config() const { return {}; }
 };
 
 class System {
@@ -79,6 +82,10 @@ class System {
   virtual std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) = 0;
   // Slow oracles (the reference kernel on CUDA cores) time fewer runs; see RunnerConfig.
   virtual bool slow() const { return false; }
+  // false for probes that write no output: their records have correct = null (not applicable).
+  virtual bool checked() const { return true; }
+  // The --sm90-configs variant this system forces (sm90_variants.hpp); "" for none.
+  virtual std::string variant() const { return {}; }
 };
 
 // The body of most prepare()s: Run<T>(operands, args...) for the case's element type T.
