@@ -47,6 +47,11 @@ struct BenchCase {
   bool skinny() const { return n <= 64; }
   // e.g. "8192^3 32x32 12.5% uniform f16" plus " B:col" / " C:col" when not row-major.
   std::string label() const;
+  // The label without block shape and dtype ("8192^3 12.5% uniform B:col"): the cases a chart
+  // panel compares across block shapes.
+  std::string panel_label() const;
+  // "32" for square blocks, "16x64" otherwise.
+  std::string block_label() const;
   bool operator==(const BenchCase&) const = default;
 };
 

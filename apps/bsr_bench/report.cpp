@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 
 #include "bsrflow/apps/bsr_bench/metrics.hpp"
+#include "bsrflow/apps/bsr_bench/runner.hpp"
 #include "bsrflow/apps/common/markdown.hpp"
 
 namespace bsrflow::bench {
@@ -32,16 +34,6 @@ std::string ms_cell(const Record& r) {
   if (!std::isfinite(r.number("ms"))) return "-";
   return format_significant(r.number("ms")) + " (" + format_significant(r.number("ms_p10")) + "-" +
          format_significant(r.number("ms_p90")) + ")";
-}
-
-template <class F>
-std::vector<std::string> unique_in_order(const std::vector<Record>& records, F key) {
-  std::vector<std::string> out;
-  for (const auto& r : records) {
-    const std::string k = key(r);
-    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
-  }
-  return out;
 }
 
 }  // namespace
@@ -92,21 +84,61 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
   return md.str();
 }
 
-BarChart bench_chart(const std::vector<Record>& records) {
-  BarChart chart;
-  chart.categories = unique_in_order(records, [](const Record& r) { return r.text("case"); });
-  chart.series = unique_in_order(records, [](const Record& r) { return r.text("system"); });
-  chart.values.assign(chart.categories.size(), std::vector<double>(chart.series.size(), NAN));
+PanelChart bench_chart(const std::vector<Record>& records) {
+  // Cases, systems and dtypes in first-seen order; a case sits in its panel at its block shape.
+  struct Point {
+    std::size_t panel, series, dtype;
+    BenchCase c;
+    double value;
+  };
+  const auto index_of = [](std::vector<std::string>& list, const std::string& key) {
+    const auto it = std::find(list.begin(), list.end(), key);
+    if (it != list.end()) return static_cast<std::size_t>(it - list.begin());
+    list.push_back(key);
+    return list.size() - 1;
+  };
+  std::vector<std::string> panels, systems, dtypes;
+  std::vector<Point> points;
   for (const auto& r : records) {
-    if (r.text("status") != "ok") continue;
-    const auto c = std::find(chart.categories.begin(), chart.categories.end(), r.text("case")) - chart.categories.begin();
-    const auto s = std::find(chart.series.begin(), chart.series.end(), r.text("system")) - chart.series.begin();
-    chart.values[c][s] = r.number("eff_tflops");
+    const BenchCase c = case_from_record(r);
+    const std::string variant = r.text("sm90_variant");
+    const std::size_t p = index_of(panels, c.panel_label());
+    const std::size_t s = index_of(systems, variant.empty() ? r.text("system") : "bsrflow_sm90[" + variant + "]");
+    const std::size_t d = index_of(dtypes, r.text("dtype"));
+    points.push_back({p, s, d, c, r.text("status") == "ok" ? r.number("eff_tflops") : NAN});
+  }
+  PanelChart chart;
+  // One series per system and dtype: the colour names the system, the dash type the dtype.
+  for (std::size_t s = 0; s < systems.size(); ++s)
+    for (std::size_t d = 0; d < dtypes.size(); ++d)
+      chart.series.push_back({systems[s] + (dtypes.size() > 1 ? " " + dtypes[d] : ""), static_cast<int>(s) + 1,
+                              static_cast<int>(d) + 1});
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    ChartPanel panel;
+    panel.title = panels[p];
+    std::vector<BenchCase> blocks;  // one per x position, smallest block first
+    for (const Point& pt : points)
+      if (pt.panel == p && std::none_of(blocks.begin(), blocks.end(), [&](const BenchCase& b) {
+            return b.R == pt.c.R && b.C == pt.c.C;
+          }))
+        blocks.push_back(pt.c);
+    std::sort(blocks.begin(), blocks.end(), [](const BenchCase& a, const BenchCase& b) {
+      return std::tuple(a.R * a.C, a.R) < std::tuple(b.R * b.C, b.R);
+    });
+    for (const BenchCase& b : blocks) panel.x_labels.push_back(b.block_label());
+    panel.values.assign(blocks.size(), std::vector<double>(chart.series.size(), NAN));
+    for (const Point& pt : points) {
+      if (pt.panel != p) continue;
+      const auto x = std::find(panel.x_labels.begin(), panel.x_labels.end(), pt.c.block_label()) - panel.x_labels.begin();
+      panel.values[static_cast<std::size_t>(x)][pt.series * dtypes.size() + pt.dtype] = pt.value;
+    }
+    chart.panels.push_back(std::move(panel));
   }
   std::string where;
   if (!records.empty())
     where = ", " + records.front().text("device") + ", commit " + records.front().text("commit");
   chart.title = "bsr_bench: effective TFLOPS (2*nnzb*R*C*N/t; cuBLAS dense: 2*M*N*K/t)" + where;
+  chart.xlabel = "block shape (R, or R x C)";
   chart.ylabel = "TFLOPS (log scale)";
   chart.log_y = true;
   return chart;

@@ -82,6 +82,8 @@ TEST_CASE("bsr_bench single case options", "[apps]") {
   CHECK(c.c_layout == Layout::col_major);
   CHECK(c.seed == 7);
   CHECK(c.label() == "1024x512x2048 16x64 25% powerlaw bf16 B:col C:col");
+  CHECK(c.panel_label() == "1024x512x2048 25% powerlaw B:col C:col");  // the chart's panel: no block, no dtype
+  CHECK(c.block_label() == "16x64");
 
   // Defaults for what is not given.
   const BenchCase d = parse({"--m", "256", "--n", "256", "--k", "256"}).cases.at(0);
@@ -92,6 +94,7 @@ TEST_CASE("bsr_bench single case options", "[apps]") {
   CHECK(d.dtype == DType::f16);
   CHECK(d.b_layout == Layout::row_major);
   CHECK(d.label() == "256^3 32x32 12.5% uniform f16");
+  CHECK(d.block_label() == "32");
 }
 
 TEST_CASE("bsr_bench --help, --list-systems and --plot-from parse without running", "[apps]") {

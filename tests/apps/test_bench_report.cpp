@@ -186,20 +186,52 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
   CHECK_THAT(md, Catch::Contains("capped at 3 timed runs"));
 }
 
-TEST_CASE("chart: a group per case, a bar per system, none for failed systems", "[apps]") {
-  std::vector<Record> records = {result("cublas_dense", "dense_baseline", "ok", 800, 1.0),
-                                 result("cusparse_bsr", "sparse_peer", "wrong", 0, 0)};
-  Record other = result("cublas_dense", "dense_baseline", "ok", 700, 1.0);
-  other.set("case", "another case");
-  records.push_back(other);
-  const BarChart chart = bench_chart(records);
-  CHECK(chart.categories == std::vector<std::string>{"8192^3 32x32 12.5% uniform f16", "another case"});
-  CHECK(chart.series == std::vector<std::string>{"cublas_dense", "cusparse_bsr"});
-  REQUIRE(chart.values.size() == 2);
-  CHECK(chart.values[0][0] == 800);
-  CHECK(std::isnan(chart.values[0][1]));
-  CHECK(chart.values[1][0] == 700);
-  CHECK(std::isnan(chart.values[1][1]));
+TEST_CASE("chart: a panel per density, x = block shape, a line per system and dtype", "[apps]") {
+  // Cases as records: R x C, density, dtype, status; one system each unless said.
+  const auto rec = [](const std::string& system, int R, int C, double density, DType dtype, double eff,
+                      const std::string& status = "ok") {
+    BenchCase c;
+    c.m = c.n = c.k = 1024;
+    c.R = R;
+    c.C = C;
+    c.density = density;
+    c.dtype = dtype;
+    Record r = case_record(c, uniform_pattern(c.block_rows(), c.block_cols(), c.density, c.seed));
+    r.set("system", system).set("status", status).set("eff_tflops", eff);
+    r.set("device", "NVIDIA H200").set("commit", "abc1234");
+    return r;
+  };
+  std::vector<Record> records = {
+      rec("bsrflow_sm90", 64, 64, 0.125, DType::f16, 400),  rec("cublas_dense", 64, 64, 0.125, DType::f16, 800),
+      rec("bsrflow_sm90", 16, 64, 0.125, DType::f16, 100),  rec("bsrflow_sm90", 16, 16, 0.125, DType::f16, 60),
+      rec("bsrflow_sm90", 32, 32, 0.5, DType::f16, 230),    rec("bsrflow_sm90", 64, 64, 0.125, DType::bf16, 390),
+      rec("cusparse_bsr", 16, 64, 0.125, DType::f16, 0, "unsupported"),
+  };
+  Record variant = rec("bsr_sm90_f16_r64c64_swath256_s5_swap", 64, 64, 0.125, DType::f16, 350);
+  variant.set("sm90_variant", "swath256_swap");
+  records.push_back(variant);
+  const PanelChart chart = bench_chart(records);
+  REQUIRE(chart.panels.size() == 2);
+  CHECK(chart.panels[0].title == "1024^3 12.5% uniform");
+  CHECK(chart.panels[1].title == "1024^3 50% uniform");
+  CHECK(chart.panels[0].x_labels == std::vector<std::string>{"16", "16x64", "64"});  // by block area
+  CHECK(chart.panels[1].x_labels == std::vector<std::string>{"32"});
+  std::vector<std::string> titles;
+  for (const auto& s : chart.series) titles.push_back(s.title);
+  CHECK(titles == std::vector<std::string>{"bsrflow_sm90 f16", "bsrflow_sm90 bf16", "cublas_dense f16",
+                                           "cublas_dense bf16", "cusparse_bsr f16", "cusparse_bsr bf16",
+                                           "bsrflow_sm90[swath256_swap] f16", "bsrflow_sm90[swath256_swap] bf16"});
+  CHECK(chart.series[1].color == chart.series[0].color);  // one colour per system,
+  CHECK(chart.series[1].dash != chart.series[0].dash);    // one dash type per dtype
+  const auto& v = chart.panels[0].values;  // [x][series]
+  CHECK(v[2][0] == 400);
+  CHECK(v[2][1] == 390);
+  CHECK(v[2][2] == 800);
+  CHECK(v[1][0] == 100);
+  CHECK(v[0][0] == 60);
+  CHECK(std::isnan(v[1][4]));  // unsupported: no point
+  CHECK(v[2][6] == 350);
+  CHECK(chart.panels[1].values[0][0] == 230);
   CHECK_THAT(chart.title, Catch::Contains("NVIDIA H200, commit abc1234"));
   CHECK(chart.log_y);
 }
