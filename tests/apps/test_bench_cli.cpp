@@ -188,7 +188,7 @@ TEST_CASE("systems declare the cases they cannot run", "[apps]") {
   }
 }
 
-TEST_CASE("--sm90-configs systems are named by their plan, or say which variant could not plan", "[apps]") {
+TEST_CASE("sm90 configuration systems are named by their plan, or say which variant could not plan", "[apps]") {
   BenchCase c;
   c.m = c.n = c.k = 1024;
   c.R = c.C = 64;

@@ -52,7 +52,7 @@ TEST_CASE("sm90 variant names round-trip and bad names say what is wrong", "[app
                   "has k-chunk 48; the kernel's k-chunks are 16, 32 and 64");
 }
 
-TEST_CASE("--sm90-configs requests: all, or a list without duplicates", "[apps]") {
+TEST_CASE("sm90 configuration requests: all, or a list without duplicates", "[apps]") {
   CHECK(parse_sm90_request("all").all);
   CHECK(parse_sm90_request("all").variants.empty());
   const Sm90Request r = parse_sm90_request("swath256_swap,swath512_swap,swath256_swap");
@@ -92,7 +92,7 @@ TEST_CASE("valid variants come from the instantiated kernels of the case's shape
   CHECK(requested_variants(Sm90Request{}, square(64)).empty());
 }
 
-TEST_CASE("--sm90-configs checks: a listed variant must fit some case of the run", "[apps]") {
+TEST_CASE("sm90 configuration requests are checked: a listed variant must fit some case of the run", "[apps]") {
   CHECK_NOTHROW(check_sm90_request(parse_sm90_request("swath128_direct"), {square(64), square(128)}));
   CHECK_APP_ERROR(check_sm90_request(parse_sm90_request("swath128_direct"), {square(64)}), Errc::invalid_argument,
                   "--sm90-configs: swath128_direct is not instantiated for any case of this run (the case 1024^3 "
