@@ -25,8 +25,8 @@ po::options_description describe(BenchOptions& o) {
       ("systems", po::value<std::string>(), "comma-separated systems to run (default: all)")
       ("sm90-configs", po::value<std::string>(),
        "also run these Hopper kernel configurations, one system each, named by the plan: 'all' (every one "
-       "instantiated for the case) or a list like swath256_direct,swath512_swap,swath256_direct_kc32 "
-       "(--list-systems shows them)");
+       "instantiated for the case, at the default k-chunk) or a list like "
+       "swath256_direct,swath512_swap,swath256_direct_kc32 (--list-systems shows them)");
   po::options_description one("One case (instead of a suite)");
   one.add_options()
       ("m", po::value<int>(), "rows of A and C")
