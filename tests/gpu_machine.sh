@@ -4,7 +4,8 @@
 #   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
 #   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
 #
-# `run` writes full logs and results under $OUT (or ./gpu-out) and prints a short table last.
+# `run` writes full logs and results under $OUT (or ./gpu-out) and prints a short table last
+# (for bsr_bench: its exit code, its records per status and per speed-of-light source).
 # Environment for `run`: BSRFLOW_GPU_SUITE (bsr_bench suite, default quick),
 # BSRFLOW_GPU_SANITIZE (0 skips compute-sanitizer).
 set -uo pipefail
@@ -56,9 +57,16 @@ if [ -x "$carry/convert_bench" ]; then
   rc=$?; status=$((status | rc)); summary+=("convert_bench: rc=$rc")
 fi
 if [ -x "$carry/bsr_bench" ]; then
-  "$carry/bsr_bench" --suite "$suite" --json "$out/bsr_bench_$suite.json" --csv "$out/bsr_bench_$suite.csv" \
-    >"$out/bsr_bench_$suite.md" 2>&1
-  rc=$?; status=$((status | rc)); summary+=("bsr_bench --suite $suite: rc=$rc")
+  # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else
+  # later, here or on the build machine: bsr_bench --plot-from bsr_bench_$suite.json --plot X.png).
+  bench=$out/bsr_bench_$suite
+  "$carry/bsr_bench" --suite "$suite" --sm90-configs all --json "$bench.json" --csv "$bench.csv" --plot "$bench.png" \
+    >"$bench.md" 2>"$bench.log"
+  rc=$?; status=$((status | rc))
+  # Records per status (any 'wrong' or 'error' needs a look) and per speed-of-light source.
+  count() { grep -o "\"$1\": \"[a-z0-9_]*\"" "$bench.json" 2>/dev/null | sed 's/.*: "//; s/"//' | sort | uniq -c | \
+              awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}'; }
+  summary+=("bsr_bench --suite $suite --sm90-configs all: rc=$rc; records: $(count status); sol_source: $(count sol_source)")
 fi
 
 echo "== summary ($(head -n 1 "$out/device.txt"))"

@@ -31,16 +31,28 @@ Layout parse_layout(std::string_view name, std::string_view option) {
   BSRFLOW_FAIL(Errc::invalid_argument, std::string(option) + " '" + std::string(name) + "' is not row or col");
 }
 
-std::string BenchCase::label() const {
-  std::string dims = (m == n && n == k) ? std::to_string(m) + "^3"
-                                        : std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-  char pct[32];
-  std::snprintf(pct, sizeof(pct), "%g%%", density * 100.0);
-  std::string text = dims + " " + std::to_string(R) + "x" + std::to_string(C) + " " + pct + " " +
-                     std::string(pattern_name(pattern)) + " " + std::string(dtype_name(dtype));
-  if (b_layout == Layout::col_major) text += " B:col";
-  if (c_layout == Layout::col_major) text += " C:col";
+namespace {
+// "<dims> [RxC ]<density>% <pattern>[ <dtype>][ B:col][ C:col]"
+std::string case_text(const BenchCase& c, bool block_and_dtype) {
+  std::string text = (c.m == c.n && c.n == c.k)
+                         ? std::to_string(c.m) + "^3"
+                         : std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
+  // NOTES: appended piece by piece; "literal" + std::string trips GCC 12's -Wrestrict here.
+  if (block_and_dtype) text.append(" ").append(std::to_string(c.R)).append("x").append(std::to_string(c.C));
+  text.append(" ").append(format_density(c.density * 100.0)).append("% ").append(pattern_name(c.pattern));
+  if (block_and_dtype) text.append(" ").append(dtype_name(c.dtype));
+  if (c.b_layout == Layout::col_major) text += " B:col";
+  if (c.c_layout == Layout::col_major) text += " C:col";
   return text;
+}
+}  // namespace
+
+std::string BenchCase::label() const { return case_text(*this, true); }
+
+std::string BenchCase::panel_label() const { return case_text(*this, false); }
+
+std::string BenchCase::block_label() const {
+  return R == C ? std::to_string(R) : std::to_string(R) + "x" + std::to_string(C);
 }
 
 std::string format_density(double density) {

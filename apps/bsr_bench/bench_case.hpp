@@ -40,10 +40,18 @@ struct BenchCase {
 
   int block_rows() const { return m / R; }
   int block_cols() const { return k / C; }
+  // Leading dimensions of the packed B and C in their layouts.
+  std::int64_t ldb() const { return b_layout == Layout::row_major ? n : k; }
+  std::int64_t ldc() const { return c_layout == Layout::row_major ? n : m; }
   // Memory-bound cases (few right-hand columns) are reported as GB/s against the copy bandwidth.
   bool skinny() const { return n <= 64; }
   // e.g. "8192^3 32x32 12.5% uniform f16" plus " B:col" / " C:col" when not row-major.
   std::string label() const;
+  // The label without block shape and dtype ("8192^3 12.5% uniform B:col"): the cases a chart
+  // panel compares across block shapes.
+  std::string panel_label() const;
+  // "32" for square blocks, "16x64" otherwise.
+  std::string block_label() const;
   bool operator==(const BenchCase&) const = default;
 };
 

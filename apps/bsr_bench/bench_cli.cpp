@@ -22,7 +22,11 @@ po::options_description describe(BenchOptions& o) {
       ("help,h", po::bool_switch(&o.help), "show this help")
       ("list-systems", po::bool_switch(&o.list_systems), "list the systems that can run and exit")
       ("suite", po::value<std::string>(), "quick | standard | llm | skinny (default: standard)")
-      ("systems", po::value<std::string>(), "comma-separated systems to run (default: all)");
+      ("systems", po::value<std::string>(), "comma-separated systems to run (default: all)")
+      ("sm90-configs", po::value<std::string>(),
+       "also run these Hopper kernel configurations, one system each, named by the plan: 'all' (every one "
+       "instantiated for the case, at the default k-chunk) or a list like "
+       "swath256_direct,swath512_swap,swath256_direct_kc32 (--list-systems shows them)");
   po::options_description one("One case (instead of a suite)");
   one.add_options()
       ("m", po::value<int>(), "rows of A and C")
@@ -108,6 +112,7 @@ BenchOptions parse_bench_options(int argc, const char* const* argv) {
         o.runner.systems.push_back(name);
     }
   }
+  if (vm.count("sm90-configs")) o.runner.sm90 = parse_sm90_request(vm["sm90-configs"].as<std::string>());
   if (o.list_systems) return o;
 
   std::vector<std::string> case_options;
@@ -124,10 +129,11 @@ BenchOptions parse_bench_options(int argc, const char* const* argv) {
     BSRFLOW_REQUIRE(vm.count("suite") == 0, Errc::invalid_argument,
                     "--suite cannot be combined with single-case options (" + join(case_options) + ")");
     o.cases.push_back(single_case(vm));
-    return o;
+  } else {
+    o.suite = vm.count("suite") ? vm["suite"].as<std::string>() : "standard";
+    o.cases = suite_cases(o.suite);
   }
-  o.suite = vm.count("suite") ? vm["suite"].as<std::string>() : "standard";
-  o.cases = suite_cases(o.suite);
+  check_sm90_request(o.runner.sm90, o.cases);
   return o;
 }
 
@@ -140,6 +146,7 @@ std::string bench_help() {
        << "Examples:\n"
        << "  bsr_bench --suite quick --json quick.json --plot quick.png\n"
        << "  bsr_bench --m 8192 --n 8192 --k 8192 --block 64 --density 0.125 --pattern powerlaw\n"
+       << "  bsr_bench --suite quick --sm90-configs all      (every Hopper configuration as its own system)\n"
        << "  bsr_bench --plot-from results.json --plot chart.png   (no GPU needed)\n";
   return text.str();
 }

@@ -5,6 +5,7 @@
 //                       [--c-layout] [--seed]
 //   --iters --warmup --no-cold-l2 --reference-iters    timing
 //   --systems a,b       which systems run (default: all; --list-systems shows them)
+//   --sm90-configs all|swath256_direct,...   one extra system per Hopper kernel configuration
 //   --json --csv --plot outputs; --plot-from FILE.json --plot OUT.png redraws a chart offline
 #pragma once
 

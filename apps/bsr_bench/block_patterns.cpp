@@ -50,6 +50,12 @@ int BlockPattern::longest_row() const {
   return longest;
 }
 
+int BlockPattern::touched_block_cols() const {
+  std::vector<char> seen(static_cast<std::size_t>(block_cols), 0);
+  for (const int j : col_idx) seen[static_cast<std::size_t>(j)] = 1;
+  return static_cast<int>(std::count(seen.begin(), seen.end(), 1));
+}
+
 double BlockPattern::density() const {
   const double cells = static_cast<double>(block_rows) * block_cols;
   return cells > 0 ? static_cast<double>(nnzb()) / cells : 0.0;

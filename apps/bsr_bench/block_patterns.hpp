@@ -19,6 +19,7 @@ struct BlockPattern {
   std::int64_t nnzb() const { return static_cast<std::int64_t>(col_idx.size()); }
   int row_length(int i) const { return row_ptr[i + 1] - row_ptr[i]; }
   int longest_row() const;
+  int touched_block_cols() const;  // distinct block columns stored: B's block rows a product reads
   double density() const;  // nnzb / (block_rows * block_cols)
 };
 

@@ -30,6 +30,9 @@ int run(int argc, char** argv) {
   }
   if (options.list_systems) {
     for (const auto& s : make_all_systems()) std::cout << s->name() << "  " << s->description() << '\n';
+    std::cout << "\n--sm90-configs names (which of them a case can run depends on its dtype, block shape and B "
+                 "layout; without _kc the k-chunk is min(C, 64)):\n";
+    for (const auto& name : all_variant_names()) std::cout << "  " << name << '\n';
     return 0;
   }
   if (!options.plot_from.empty()) {  // offline: no GPU needed

@@ -2,16 +2,20 @@
 //
 // Effective rate: only stored blocks count, 2 * nnzb * R * C * N flops per product.
 //
-// Speed of light (SOL) byte model. A tile is one block row x the full N. For each stored R x C
-// block the kernel must bring A's block (R*C elements) and B's C x N rows (C*N elements)
-// through L2 into shared memory, and does 2*R*C*N flops on them:
-//   intensity = 2*R*C*N / ((R*C + C*N) * sizeof(dtype))   flop/byte
-//   rate_sol  = min(cuBLAS dense rate in this run, L2 bandwidth * intensity)
-// The L2 bandwidth is the plain L2 read probe of this run; the copy-only variant of the Hopper
-// kernel (the same loads without the math) replaces it once that probe lands.
+// Speed of light (SOL) of a case, in effective TFLOPS (docs/benchmarks/README.md, "sol_source"):
+//  copy_only_probe  min(cuBLAS dense rate, the effective rate of bsrflow_sm90's copy-only probe)
+//                   (both measured in this run): what the kernel's own loads allow.
+//  l2_probe         where that probe cannot run: min(cuBLAS dense rate, L2 read bandwidth *
+//                   intensity), with the byte model of one tile = one block row x a swath of
+//                   tile_n = min(N, the tuned swath) columns; per stored R x C block it brings A's
+//                   block and B's C x tile_n slice through L2 into shared memory for
+//                   2*R*C*tile_n flops:
+//                     intensity = 2*R*C*tile_n / ((R*C + C*tile_n) * sizeof(dtype))   flop/byte
+//  copy_bandwidth   skinny (memory-bound) cases: the rate at which the minimum bytes would move
+//                   at the device-to-device copy bandwidth of this run; % SOL = GB/s / copy GB/s.
 //
-// Skinny (memory-bound) cases are reported as GB/s of the bytes a kernel must at least move:
-// A's values and indices, all of B, and C written once.
+// Minimum bytes of a product (the GB/s column): A's values, col_idx and row_ptr; the rows of B
+// that stored blocks touch (touched block columns x C x N); all of C written once.
 #pragma once
 
 #include <cstdint>
@@ -26,15 +30,20 @@ double tflops(double flops, double ms);
 double effective_flops(std::int64_t nnzb, int R, int C, int N);  // 2 * nnzb * R * C * N
 double dense_flops(int M, int N, int K);                            // 2 * M * N * K
 
-// Flop per byte of the SOL byte model above.
-double l2_intensity(int R, int C, int N, int element_bytes);
+// The smaller of two rates, ignoring a NaN one (NaN when both are).
+double min_finite(double a, double b);
 
-// min(dense_tflops, l2_bytes_per_s * intensity / 1e12); NaN inputs are ignored (if both are
-// NaN the result is NaN).
-double sol_tflops(double dense_tflops, double l2_bytes_per_s, int R, int C, int N, int element_bytes);
+// Flop per byte of the l2_probe byte model above.
+double l2_intensity(int R, int C, int tile_n, int element_bytes);
 
-// Bytes a skinny-N kernel must move at least (see the header comment).
-double minimum_bytes_moved(const BenchCase& c, std::int64_t nnzb);
+// min_finite(dense_tflops, l2_bytes_per_s * intensity / 1e12): the l2_probe SOL.
+double sol_tflops(double dense_tflops, double l2_bytes_per_s, int R, int C, int tile_n, int element_bytes);
+
+// The copy_bandwidth SOL: flops / (bytes / copy_bytes_per_s), in TFLOPS.
+double copy_bound_tflops(double flops, double bytes, double copy_bytes_per_s);
+
+// Bytes a product must move at least (see the header comment).
+double minimum_bytes_moved(const BenchCase& c, std::int64_t nnzb, int touched_block_cols);
 
 // GB/s (1e9 bytes per second) from bytes and milliseconds.
 double gigabytes_per_second(double bytes, double ms);

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 
 #include "bsrflow/apps/bsr_bench/metrics.hpp"
+#include "bsrflow/apps/bsr_bench/runner.hpp"
 #include "bsrflow/apps/common/markdown.hpp"
 
 namespace bsrflow::bench {
@@ -14,7 +16,18 @@ namespace {
 std::string status_cell(const Record& r) {
   const std::string status = r.text("status");
   if (status == "wrong") return "WRONG (rel err " + format_significant(r.number("rel_error")) + ")";
+  if (status == "ok" && r.text("system_kind") == "sol_probe") return "probe";
   return status;
+}
+
+// Where the % SOL of a row comes from (metrics.hpp).
+std::string sol_cell(const Record& r) {
+  if (!std::isfinite(r.number("pct_sol"))) return "-";
+  const std::string source = r.text("sol_source");
+  if (source == "copy_only_probe") return "copy probe";
+  if (source == "l2_probe") return "L2 model";
+  if (source == "copy_bandwidth") return "copy BW";
+  return source;
 }
 
 std::string ms_cell(const Record& r) {
@@ -23,28 +36,18 @@ std::string ms_cell(const Record& r) {
          format_significant(r.number("ms_p90")) + ")";
 }
 
-template <class F>
-std::vector<std::string> unique_in_order(const std::vector<Record>& records, F key) {
-  std::vector<std::string> out;
-  for (const auto& r : records) {
-    const std::string k = key(r);
-    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string bench_markdown(const std::vector<Record>& records, const TimingConfig& timing, int reference_iters) {
-  const std::vector<std::string> header = {"case", "system", "status", "ms (p10-p90)", "eff TFLOPS", "speedup vs dense",
-                                           "rate / dense", "vs best peer", "% SOL", "GB/s", "note"};
+  const std::vector<std::string> header = {"case",  "system",   "status", "ms (p10-p90)", "eff TFLOPS", "speedup vs dense",
+                                           "rate / dense", "vs best peer", "% SOL", "SOL from", "GB/s", "note"};
   const std::vector<Align> align = {Align::left,  Align::left,  Align::left,  Align::right, Align::right, Align::right,
-                                    Align::right, Align::right, Align::right, Align::right, Align::left};
+                                    Align::right, Align::right, Align::right, Align::left,  Align::right, Align::left};
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : records) {
     rows.push_back({r.text("case"), r.text("system"), status_cell(r), ms_cell(r), format_significant(r.number("eff_tflops")),
                     format_fixed(r.number("speedup_vs_dense"), 2), format_fixed(r.number("ratio_to_dense"), 3),
-                    format_fixed(r.number("ratio_to_best_peer"), 2), format_percent(r.number("pct_sol")),
+                    format_fixed(r.number("ratio_to_best_peer"), 2), format_percent(r.number("pct_sol")), sol_cell(r),
                     format_significant(r.number("gbps")), r.text("note")});
   }
   std::ostringstream md;
@@ -54,18 +57,21 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
     md << "Device: " << first.text("device") << "; date: " << first.text("date") << "; commit: " << first.text("commit")
        << ".\n\n";
     md << "Probes of this run: device-to-device copy " << format_fixed(first.number("copy_gbps"), 0)
-       << " GB/s (bytes read + written); L2 read " << format_fixed(first.number("l2_gbps"), 0)
-       << " GB/s (a plain L2 read probe, standing in for the copy-only variant of the Hopper kernel until it lands).\n\n";
+       << " GB/s (bytes read + written); L2 read " << format_fixed(first.number("l2_gbps"), 0) << " GB/s.\n\n";
   }
   md << "- eff TFLOPS = 2 * nnzb * R * C * N / t (stored blocks only); the cublas_dense row shows cuBLAS's own dense rate "
         "2 * M * N * K / t.\n"
      << "- speedup vs dense = t(cublas_dense) / t; rate / dense = eff TFLOPS / cuBLAS dense TFLOPS; vs best peer = eff "
-        "TFLOPS / the best correct sparse peer of the case.\n"
-     << "- % SOL = eff TFLOPS / min(cuBLAS dense TFLOPS, L2 read bandwidth x 2*R*C*N / ((R*C + C*N) * sizeof(dtype))): "
-        "a tile of one block row x all N columns moves, per stored block, A's R x C block and B's C x N rows through L2 "
-        "into shared memory for 2*R*C*N flops.\n"
-     << "- Skinny cases (N <= 64) are memory-bound: GB/s counts A's values and indices, B and C once, and % SOL = GB/s / "
-        "the copy bandwidth above.\n"
+        "TFLOPS / the best correct sparse peer of the case (JSON: best_peer).\n"
+     << "- % SOL = eff TFLOPS / SOL, where the SOL of a case comes from (column 'SOL from'): 'copy probe' = min(cuBLAS "
+        "dense TFLOPS, the effective TFLOPS of bsrflow_sm90_copy_probe, the copy-only variant of bsrflow_sm90's "
+        "configuration: the same TMA loads through L2 into shared memory, no math); 'L2 model' where that probe cannot "
+        "run (its row says why) = min(cuBLAS dense TFLOPS, L2 read bandwidth x 2*R*C*S / ((R*C + C*S) * sizeof(dtype))) "
+        "with S = min(N, the tuned swath): per stored block a tile of one block row x S columns moves A's R x C block "
+        "and B's C x S slice for 2*R*C*S flops.\n"
+     << "- Skinny cases (N <= 64) are memory-bound ('copy BW'): GB/s = (A's values, col_idx and row_ptr + the C x N "
+        "rows of B under each touched block column + all of C, once) / t, and % SOL = GB/s / the copy bandwidth above.\n"
+     << "- The probe row ('probe') writes no output, so it is not checked (correct = null in the JSON).\n"
      << "- Timing: CUDA events, median of " << timing.iters << " runs (p10-p90 shown) after " << timing.warmup
      << " warm-up runs, " << (timing.cold_l2 ? "L2 flushed (2x L2 written) before each timed run" : "warm L2")
      << "; bsrflow_reference (CUDA cores) is capped at " << reference_iters << " timed runs.\n"
@@ -78,21 +84,61 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
   return md.str();
 }
 
-BarChart bench_chart(const std::vector<Record>& records) {
-  BarChart chart;
-  chart.categories = unique_in_order(records, [](const Record& r) { return r.text("case"); });
-  chart.series = unique_in_order(records, [](const Record& r) { return r.text("system"); });
-  chart.values.assign(chart.categories.size(), std::vector<double>(chart.series.size(), NAN));
+PanelChart bench_chart(const std::vector<Record>& records) {
+  // Cases, systems and dtypes in first-seen order; a case sits in its panel at its block shape.
+  struct Point {
+    std::size_t panel, series, dtype;
+    BenchCase c;
+    double value;
+  };
+  const auto index_of = [](std::vector<std::string>& list, const std::string& key) {
+    const auto it = std::find(list.begin(), list.end(), key);
+    if (it != list.end()) return static_cast<std::size_t>(it - list.begin());
+    list.push_back(key);
+    return list.size() - 1;
+  };
+  std::vector<std::string> panels, systems, dtypes;
+  std::vector<Point> points;
   for (const auto& r : records) {
-    if (r.text("status") != "ok") continue;
-    const auto c = std::find(chart.categories.begin(), chart.categories.end(), r.text("case")) - chart.categories.begin();
-    const auto s = std::find(chart.series.begin(), chart.series.end(), r.text("system")) - chart.series.begin();
-    chart.values[c][s] = r.number("eff_tflops");
+    const BenchCase c = case_from_record(r);
+    const std::string variant = r.text("sm90_variant");
+    const std::size_t p = index_of(panels, c.panel_label());
+    const std::size_t s = index_of(systems, variant.empty() ? r.text("system") : "bsrflow_sm90[" + variant + "]");
+    const std::size_t d = index_of(dtypes, r.text("dtype"));
+    points.push_back({p, s, d, c, r.text("status") == "ok" ? r.number("eff_tflops") : NAN});
+  }
+  PanelChart chart;
+  // One series per system and dtype: the colour names the system, the dash type the dtype.
+  for (std::size_t s = 0; s < systems.size(); ++s)
+    for (std::size_t d = 0; d < dtypes.size(); ++d)
+      chart.series.push_back({systems[s] + (dtypes.size() > 1 ? " " + dtypes[d] : ""), static_cast<int>(s) + 1,
+                              static_cast<int>(d) + 1});
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    ChartPanel panel;
+    panel.title = panels[p];
+    std::vector<BenchCase> blocks;  // one per x position, smallest block first
+    for (const Point& pt : points)
+      if (pt.panel == p && std::none_of(blocks.begin(), blocks.end(), [&](const BenchCase& b) {
+            return b.R == pt.c.R && b.C == pt.c.C;
+          }))
+        blocks.push_back(pt.c);
+    std::sort(blocks.begin(), blocks.end(), [](const BenchCase& a, const BenchCase& b) {
+      return std::tuple(a.R * a.C, a.R) < std::tuple(b.R * b.C, b.R);
+    });
+    for (const BenchCase& b : blocks) panel.x_labels.push_back(b.block_label());
+    panel.values.assign(blocks.size(), std::vector<double>(chart.series.size(), NAN));
+    for (const Point& pt : points) {
+      if (pt.panel != p) continue;
+      const auto x = std::find(panel.x_labels.begin(), panel.x_labels.end(), pt.c.block_label()) - panel.x_labels.begin();
+      panel.values[static_cast<std::size_t>(x)][pt.series * dtypes.size() + pt.dtype] = pt.value;
+    }
+    chart.panels.push_back(std::move(panel));
   }
   std::string where;
   if (!records.empty())
     where = ", " + records.front().text("device") + ", commit " + records.front().text("commit");
   chart.title = "bsr_bench: effective TFLOPS (2*nnzb*R*C*N/t; cuBLAS dense: 2*M*N*K/t)" + where;
+  chart.xlabel = "block shape (R, or R x C)";
   chart.ylabel = "TFLOPS (log scale)";
   chart.log_y = true;
   return chart;

@@ -15,8 +15,12 @@ namespace bsrflow::bench {
 // device, date, commit and the probes of the run.
 std::string bench_markdown(const std::vector<Record>& records, const TimingConfig& timing, int reference_iters);
 
-// Effective TFLOPS per case (groups) and system (bars); systems that did not run correctly
-// have no bar.
-BarChart bench_chart(const std::vector<Record>& records);
+// Effective TFLOPS against block shape: one panel per case family (BenchCase::panel_label: the
+// same sizes, density, pattern and layouts; so one panel per density for the plain uniform
+// cases), x = the block shapes of that family, smallest first ("16", "16x64"), one line per
+// system and dtype (colour = system, dash = dtype; an --sm90-configs variant is one line
+// "bsrflow_sm90[swath256_direct]" across block shapes). Systems that did not run correctly have
+// no point.
+PanelChart bench_chart(const std::vector<Record>& records);
 
 }  // namespace bsrflow::bench

@@ -17,6 +17,7 @@
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/core/stream.hpp"
 #include "bsrflow/ops/reference_gemm.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
 
 namespace bsrflow::bench {
 
@@ -29,6 +30,7 @@ std::string_view kind_name(SystemKind k) {
     case SystemKind::bsrflow: return "bsrflow";
     case SystemKind::dense_baseline: return "dense_baseline";
     case SystemKind::sparse_peer: return "sparse_peer";
+    case SystemKind::sol_probe: return "sol_probe";
   }
   return "?";
 }
@@ -38,7 +40,8 @@ struct Session {
   Stream stream;
   CublasHandle cublas{stream};
   CusparseHandle cusparse;
-  L2Flusher flusher{device_info().l2_bytes, stream};
+  DeviceInfo device = device_info();
+  L2Flusher flusher{device.l2_bytes, stream};
   double copy_gbps = kNaN;
   double l2_gbps = kNaN;
   RunInfo info;
@@ -49,8 +52,71 @@ void record_timing(Record& r, const Summary& s) {
   r.set("runs", s.count);
 }
 
+// The selected systems plus the case's --sm90-configs variants, right after the bsrflow paths.
+std::vector<System*> systems_for_case(const std::vector<System*>& selected,
+                                      const std::vector<std::unique_ptr<System>>& owned) {
+  std::vector<System*> out = selected;
+  auto after_bsrflow = out.begin();
+  for (auto it = out.begin(); it != out.end(); ++it)
+    if ((*it)->kind() == SystemKind::bsrflow || (*it)->kind() == SystemKind::sol_probe) after_bsrflow = it + 1;
+  std::vector<System*> extra;
+  for (const auto& s : owned) extra.push_back(s.get());
+  out.insert(after_bsrflow, extra.begin(), extra.end());
+  return out;
+}
+
+// Prepares, checks and times one system on one case (the case's operands in `in`).
 template <class T>
-void run_case_typed(const BenchCase& c, const std::vector<System*>& systems, const RunnerConfig& config,
+Record run_system(System& system, const CaseInputs& in, const RunnerConfig& config, Session& session,
+                  DeviceBuffer<T>& out_c, const DeviceBuffer<T>& ref_c, Record r) {
+  const BenchCase& c = *in.bench_case;
+  cudaStream_t stream = in.stream;
+  const double tolerance = correctness_tolerance(c.dtype);
+  r.set("system", system.name()).set("system_kind", std::string(kind_name(system.kind())));
+  if (!system.variant().empty()) r.set("sm90_variant", system.variant());
+  // Every record has every result field; null = not measured / not applicable.
+  r.set("status", "ok").set("correct", system.checked() ? Field(false) : Field()).set("tolerance", tolerance);
+  r.set("ms", Field()).set("eff_tflops", Field());
+  try {
+    const std::string reason = system.unsupported_reason(c);
+    if (!reason.empty()) BSRFLOW_FAIL(Errc::unsupported, reason);
+    const std::unique_ptr<PreparedRun> prepared = system.prepare(in);
+    if (!prepared->config().empty()) r.set("config", prepared->config());
+    r.set("prep_ms", prepared->prep_ms()).set("note", prepared->note());
+    if (system.checked()) {
+      // Poisoned output (NaN) first, so that an element the system skips cannot pass.
+      out_c.fill_bytes(0xFF, stream);
+      prepared->run(stream);
+      const RelativeError error =
+          relative_error(out_c.data(), ref_c.data(), static_cast<std::int64_t>(out_c.size()), stream);
+      r.set("rel_error", error.relative()).set("correct", error.within(tolerance));
+      if (!error.within(tolerance)) {
+        r.set("status", "wrong");
+        return r;
+      }
+    }
+    TimingConfig timing = config.timing;
+    if (system.slow()) {
+      timing.iters = std::min(timing.iters, config.reference_iters);
+      timing.warmup = std::min(timing.warmup, 1);
+    }
+    const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, timing, &session.flusher, stream);
+    record_timing(r, s);
+    if (system.slow() && timing.iters < config.timing.iters)
+      r.set("note", "timed runs capped at " + std::to_string(timing.iters) + " (slow oracle)");
+    const bool dense = system.kind() == SystemKind::dense_baseline;
+    r.set("eff_tflops", dense ? tflops(dense_flops(c.m, c.n, c.k), s.median)
+                              : tflops(effective_flops(in.pattern->nnzb(), c.R, c.C, c.n), s.median));
+    if (!dense) r.set("gbps", gigabytes_per_second(r.number("min_bytes"), s.median));
+  } catch (const Error& e) {
+    r.set("status", e.code() == Errc::unsupported ? "unsupported" : "error").set("note", e.message());
+    if (e.code() == Errc::cuda) BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // a sticky error ends the run here
+  }
+  return r;
+}
+
+template <class T>
+void run_case_typed(const BenchCase& c, const std::vector<System*>& selected, const RunnerConfig& config,
                     Session& session, std::vector<Record>& out, std::ostream* log) {
   cudaStream_t stream = session.stream;
   const BlockPattern pattern = make_block_pattern(c.pattern, c.block_rows(), c.block_cols(), c.density, c.seed);
@@ -61,74 +127,40 @@ void run_case_typed(const BenchCase& c, const std::vector<System*>& systems, con
   DeviceBuffer<int> col_idx = DeviceBuffer<int>::from_host(pattern.col_idx, stream);
   DeviceBuffer<T> a_values(static_cast<std::size_t>(nnzb) * c.R * c.C, stream);
   fill_random_nonzero(a_values.data(), static_cast<std::int64_t>(a_values.size()), 2ull * c.seed + 1, stream);
-  const std::int64_t ldb = c.b_layout == Layout::row_major ? c.n : c.k;
   DeviceBuffer<T> b(static_cast<std::size_t>(c.k) * static_cast<std::size_t>(c.n), stream);
   fill_random_nonzero(b.data(), static_cast<std::int64_t>(b.size()), 2ull * c.seed + 2, stream);
-  const std::int64_t ldc = c.c_layout == Layout::row_major ? c.n : c.m;
   DeviceBuffer<T> out_c(static_cast<std::size_t>(c.m) * static_cast<std::size_t>(c.n), stream);
   DeviceBuffer<T> ref_c(out_c.size(), stream);
 
   const BsrView<const T> A{c.m, c.k, c.R, c.C, nnzb, row_ptr.data(), col_idx.data(), a_values.data()};
-  const DenseView<const T> B{b.data(), c.k, c.n, ldb, c.b_layout};
-  const DenseView<T> C{out_c.data(), c.m, c.n, ldc, c.c_layout};
-  const DenseView<T> REF{ref_c.data(), c.m, c.n, ldc, c.c_layout};
+  const DenseView<const T> B{b.data(), c.k, c.n, c.ldb(), c.b_layout};
+  const DenseView<T> C{out_c.data(), c.m, c.n, c.ldc(), c.c_layout};
+  const DenseView<T> REF{ref_c.data(), c.m, c.n, c.ldc(), c.c_layout};
 
   // bsrflow's reference result: every system is checked against it before it is timed.
   ref_c.fill_bytes(0xFF, stream);
   reference_gemm<T, T>(A, B, REF, 1.0f, 0.0f, stream);
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));
 
-  const Record base = case_record(c, nnzb, pattern.longest_row(), pattern.density());
-  const double tolerance = correctness_tolerance(c.dtype);
-  for (System* system : systems) {
-    Record r = base;
-    r.set("system", system->name()).set("system_kind", std::string(kind_name(system->kind())));
-    r.set("status", "ok").set("correct", false).set("tolerance", tolerance);
-    try {
-      const std::string reason = system->unsupported_reason(c);
-      if (!reason.empty()) BSRFLOW_FAIL(Errc::unsupported, reason);
-      CaseInputs in;
-      in.bench_case = &c;
-      in.pattern = &pattern;
-      in.operands = Operands<T>{A, B, C};
-      in.stream = stream;
-      in.cublas = session.cublas.get();
-      in.cusparse = session.cusparse.get();
-      const std::unique_ptr<PreparedRun> prepared = system->prepare(in);
+  CaseInputs in;
+  in.bench_case = &c;
+  in.pattern = &pattern;
+  in.operands = Operands<T>{A, B, C};
+  in.stream = stream;
+  in.cublas = session.cublas.get();
+  in.cusparse = session.cusparse.get();
 
-      // Check first: poisoned output (NaN) so an element the system skips cannot pass.
-      out_c.fill_bytes(0xFF, stream);
-      prepared->run(stream);
-      const RelativeError error = relative_error(out_c.data(), ref_c.data(), static_cast<std::int64_t>(out_c.size()), stream);
-      const bool correct = error.within(tolerance);
-      r.set("rel_error", error.relative()).set("correct", correct);
-      r.set("prep_ms", prepared->prep_ms()).set("note", prepared->note());
-      if (!correct) {
-        r.set("status", "wrong");
-      } else {
-        TimingConfig timing = config.timing;
-        if (system->slow()) {
-          timing.iters = std::min(timing.iters, config.reference_iters);
-          timing.warmup = std::min(timing.warmup, 1);
-        }
-        const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, timing, &session.flusher, stream);
-        record_timing(r, s);
-        if (system->slow() && timing.iters < config.timing.iters)
-          r.set("note", "timed runs capped at " + std::to_string(timing.iters) + " (slow oracle)");
-        const bool dense = system->kind() == SystemKind::dense_baseline;
-        r.set("eff_tflops", dense ? tflops(dense_flops(c.m, c.n, c.k), s.median)
-                                  : tflops(effective_flops(nnzb, c.R, c.C, c.n), s.median));
-        if (!dense) r.set("gbps", gigabytes_per_second(minimum_bytes_moved(c, nnzb), s.median));
-      }
-    } catch (const Error& e) {
-      r.set("status", e.code() == Errc::unsupported ? "unsupported" : "error").set("note", e.message());
-      if (e.code() == Errc::cuda) BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // a sticky error ends the run here
-    }
-    r.set("copy_gbps", session.copy_gbps).set("l2_gbps", session.l2_gbps).set("sol_source", "l2_read_probe");
+  std::vector<std::unique_ptr<System>> variants;
+  for (const Sm90Variant& v : requested_variants(config.sm90, c))
+    variants.push_back(make_sm90_variant_system(c, v, session.device));
+  const Record base = case_record(c, pattern);
+  for (System* system : systems_for_case(selected, variants)) {
+    Record r = run_system<T>(*system, in, config, session, out_c, ref_c, base);
+    r.set("copy_gbps", session.copy_gbps).set("l2_gbps", session.l2_gbps);
     stamp(r, session.info);
     if (log != nullptr) {
-      *log << "  " << system->name() << ": " << r.text("status");
-      if (r.has("ms")) *log << ", " << r.number("ms") << " ms, " << r.number("eff_tflops") << " TFLOPS";
+      *log << "  " << r.text("system") << ": " << r.text("status");
+      if (std::isfinite(r.number("ms"))) *log << ", " << r.number("ms") << " ms, " << r.number("eff_tflops") << " TFLOPS";
       if (r.text("status") != "ok") *log << " (" << r.text("note") << ")";
       *log << '\n';
     }
@@ -138,56 +170,93 @@ void run_case_typed(const BenchCase& c, const std::vector<System*>& systems, con
 
 }  // namespace
 
-Record case_record(const BenchCase& c, std::int64_t nnzb, int longest_row, double actual_density) {
+Record case_record(const BenchCase& c, const BlockPattern& pattern) {
   Record r;
   r.set("case", c.label()).set("m", c.m).set("n", c.n).set("k", c.k).set("block_r", c.R).set("block_c", c.C);
-  r.set("density", c.density).set("actual_density", actual_density);
+  r.set("density", c.density).set("actual_density", pattern.density());
   r.set("pattern", std::string(pattern_name(c.pattern))).set("dtype", std::string(dtype_name(c.dtype)));
   r.set("b_layout", std::string(layout_name(c.b_layout))).set("c_layout", std::string(layout_name(c.c_layout)));
-  r.set("skinny", c.skinny()).set("nnzb", Field(nnzb)).set("longest_row", longest_row);
+  r.set("seed", static_cast<std::int64_t>(c.seed)).set("skinny", c.skinny());
+  r.set("nnzb", Field(pattern.nnzb())).set("longest_row", pattern.longest_row());
+  r.set("touched_block_cols", pattern.touched_block_cols());
+  r.set("min_bytes", minimum_bytes_moved(c, pattern.nnzb(), pattern.touched_block_cols()));
   return r;
+}
+
+BenchCase case_from_record(const Record& r) {
+  BenchCase c;
+  c.m = static_cast<int>(r.number("m"));
+  c.n = static_cast<int>(r.number("n"));
+  c.k = static_cast<int>(r.number("k"));
+  c.R = static_cast<int>(r.number("block_r"));
+  c.C = static_cast<int>(r.number("block_c"));
+  c.density = r.number("density");
+  c.pattern = parse_pattern(r.text("pattern"));
+  c.dtype = parse_dtype(r.text("dtype"));
+  c.b_layout = parse_layout(r.text("b_layout"), "b_layout");
+  c.c_layout = parse_layout(r.text("c_layout"), "c_layout");
+  if (r.has("seed")) c.seed = static_cast<std::uint32_t>(r.number("seed"));
+  return c;
 }
 
 void add_comparisons(std::vector<Record>& records) {
   std::map<std::string, std::vector<Record*>> by_case;
   for (auto& r : records) by_case[r.text("case")].push_back(&r);
   for (auto& [label, group] : by_case) {
-    double dense_tflops = kNaN, dense_ms = kNaN, best_peer = kNaN;
+    double dense_tflops = kNaN, dense_ms = kNaN, best_peer = kNaN, probe = kNaN;
+    std::string best_peer_name;
     for (const Record* r : group) {
       if (r->text("status") != "ok") continue;
-      if (r->text("system_kind") == "dense_baseline") {
-        dense_tflops = r->number("eff_tflops");
+      const std::string kind = r->text("system_kind");
+      const double t = r->number("eff_tflops");
+      if (kind == "dense_baseline") {
+        dense_tflops = t;
         dense_ms = r->number("ms");
-      } else if (r->text("system_kind") == "sparse_peer") {
-        const double t = r->number("eff_tflops");
-        if (std::isfinite(t) && !(t <= best_peer)) best_peer = t;
+      } else if (kind == "sparse_peer" && std::isfinite(t) && !(t <= best_peer)) {
+        best_peer = t;
+        best_peer_name = r->text("system");
+      } else if (kind == "sol_probe") {
+        probe = t;
       }
+    }
+    // The case's speed of light (metrics.hpp); the fields are the same in every record.
+    const Record& any = *group.front();
+    const BenchCase c = case_from_record(any);
+    const double flops = effective_flops(static_cast<std::int64_t>(any.number("nnzb")), c.R, c.C, c.n);
+    std::string source;
+    double sol = kNaN;
+    if (c.skinny()) {
+      source = "copy_bandwidth";
+      sol = copy_bound_tflops(flops, any.number("min_bytes"), any.number("copy_gbps") * 1e9);
+    } else if (std::isfinite(probe)) {
+      source = "copy_only_probe";
+      sol = min_finite(dense_tflops, probe);
+    } else {
+      source = "l2_probe";
+      const int tile_n = std::min(c.n, sm90::tuned_for(c.R).swath);
+      sol = sol_tflops(dense_tflops, any.number("l2_gbps") * 1e9, c.R, c.C, tile_n, static_cast<int>(dtype_size(c.dtype)));
     }
     for (Record* r : group) {
       const bool ok = r->text("status") == "ok";
-      const bool dense = r->text("system_kind") == "dense_baseline";
+      const std::string kind = r->text("system_kind");
+      // The baseline and the probe define the denominators; they are not compared with them.
+      const bool reference_point = kind == "dense_baseline" || kind == "sol_probe";
       const double eff = ok ? r->number("eff_tflops") : kNaN;
       const double ms = ok ? r->number("ms") : kNaN;
-      const auto R = static_cast<int>(r->number("block_r"));
-      const auto C = static_cast<int>(r->number("block_c"));
-      const auto N = static_cast<int>(r->number("n"));
-      const std::string dtype = r->text("dtype");
-      const int bytes = dtype.empty() ? 2 : static_cast<int>(dtype_size(parse_dtype(dtype)));
-      const double sol = sol_tflops(dense_tflops, r->number("l2_gbps") * 1e9, R, C, N, bytes);
-      const double pct_copy = r->number("gbps") / r->number("copy_gbps");
       r->set("ratio_to_dense", eff / dense_tflops);
       r->set("speedup_vs_dense", dense_ms / ms);
-      r->set("ratio_to_best_peer", dense ? kNaN : eff / best_peer);
-      r->set("sol_tflops", sol);
-      r->set("pct_copy_bw", dense ? kNaN : pct_copy);
-      // Skinny cases are memory-bound: their speed of light is the copy bandwidth.
-      r->set("pct_sol", dense ? kNaN : (r->flag("skinny") ? pct_copy : eff / sol));
+      r->set("best_peer", best_peer_name);
+      r->set("ratio_to_best_peer", reference_point ? kNaN : eff / best_peer);
+      r->set("sol_source", source).set("sol_tflops", sol);
+      r->set("pct_copy_bw", kind == "dense_baseline" ? kNaN : r->number("gbps") / r->number("copy_gbps"));
+      r->set("pct_sol", reference_point ? kNaN : eff / sol);
     }
   }
 }
 
 BenchRun run_bench(const std::vector<BenchCase>& cases, const RunnerConfig& config, std::ostream* log) {
   for (const auto& c : cases) check_case(c);
+  check_sm90_request(config.sm90, cases);
   std::vector<std::unique_ptr<System>> all = make_all_systems();
   std::vector<System*> selected;
   for (const auto& name : config.systems) {

@@ -9,7 +9,8 @@
 //   };
 //
 // prepare() does everything a user does once per pattern (plans, conversions, workspaces) and
-// may synchronise; PreparedRun::run() is what is timed and must only enqueue the product.
+// may synchronise (prepare_typed below is its usual body); PreparedRun::run() is what is timed
+// and must only enqueue the product.
 #pragma once
 
 #include <cublas_v2.h>
@@ -33,6 +34,7 @@ enum class SystemKind {
   bsrflow,         // a bsrflow GEMM path
   dense_baseline,  // cuBLAS on the densified matrix: the "vs dense" denominator
   sparse_peer,     // another library's sparse product: the "vs best peer" denominator
+  sol_probe,       // a speed-of-light probe (writes no output): the "% SOL" denominator
 };
 
 // Device operands of one case in its dtype: A (row-major R x C blocks), B, and the output C
@@ -63,6 +65,8 @@ class PreparedRun {
   virtual double prep_ms() const;
   // A remark for the report (e.g. how much padding Blocked-ELL needed); "" if none.
   virtual std::string note() const { return {}; }
+  // The kernel configuration that runs (a bsrflow plan's name()); "" if not applicable.
+  virtual std::string config() const { return {}; }
 };
 
 class System {
@@ -78,6 +82,21 @@ class System {
   virtual std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) = 0;
   // Slow oracles (the reference kernel on CUDA cores) time fewer runs; see RunnerConfig.
   virtual bool slow() const { return false; }
+  // false for probes that write no output: their records have correct = null (not applicable).
+  virtual bool checked() const { return true; }
+  // The --sm90-configs variant this system forces (sm90_variants.hpp); "" for none.
+  virtual std::string variant() const { return {}; }
 };
+
+// The body of most prepare()s: Run<T>(operands, args...) for the case's element type T.
+template <template <class> class Run, class... Args>
+std::unique_ptr<PreparedRun> prepare_typed(const CaseInputs& in, const Args&... args) {
+  return std::visit(
+      [&](const auto& ops) -> std::unique_ptr<PreparedRun> {
+        using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
+        return std::make_unique<Run<T>>(ops, args...);
+      },
+      in.operands);
+}
 
 }  // namespace bsrflow::bench

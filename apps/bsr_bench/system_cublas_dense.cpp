@@ -39,12 +39,7 @@ class CublasDenseSystem : public System {
   std::string description() const override { return "cublasGemmEx on the densified A (f32 compute)"; }
   std::string unsupported_reason(const BenchCase&) const override { return {}; }
   std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
-    return std::visit(
-        [&](const auto& ops) -> std::unique_ptr<PreparedRun> {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
-          return std::make_unique<CublasDenseRun<T>>(ops, in.cublas, in.stream);
-        },
-        in.operands);
+    return prepare_typed<CublasDenseRun>(in, in.cublas, in.stream);
   }
 };
 

@@ -44,12 +44,7 @@ class BlockedEllSystem : public System {
     return {};
   }
   std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
-    return std::visit(
-        [&](const auto& ops) -> std::unique_ptr<PreparedRun> {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
-          return std::make_unique<BlockedEllRun<T>>(ops, *in.pattern, in.cusparse, in.stream);
-        },
-        in.operands);
+    return prepare_typed<BlockedEllRun>(in, *in.pattern, in.cusparse, in.stream);
   }
 };
 

@@ -31,12 +31,7 @@ class CusparseBsrSystem : public System {
     return {};
   }
   std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
-    return std::visit(
-        [&](const auto& ops) -> std::unique_ptr<PreparedRun> {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
-          return std::make_unique<CusparseBsrRun<T>>(ops, in.cusparse, in.stream);
-        },
-        in.operands);
+    return prepare_typed<CusparseBsrRun>(in, in.cusparse, in.stream);
   }
 };
 

@@ -25,12 +25,7 @@ class ReferenceSystem : public System {
   std::string unsupported_reason(const BenchCase&) const override { return {}; }
   bool slow() const override { return true; }
   std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
-    return std::visit(
-        [](const auto& ops) -> std::unique_ptr<PreparedRun> {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
-          return std::make_unique<ReferenceRun<T>>(ops);
-        },
-        in.operands);
+    return prepare_typed<ReferenceRun>(in);
   }
 };
 

@@ -1,8 +1,14 @@
 // bsrflow's Hopper GEMM through its public plan API: the plan (kernel choice, device schedule,
-// workspace) is made in prepare(), outside the timed region; run() is plan.run alone. On shapes
-// the Hopper kernel cannot take the plan falls back to the reference kernel, which this system
-// reports as unsupported rather than timing the fallback under the fast kernel's name.
+// workspace) is made in prepare(), outside the timed region; run() is plan.run alone. The plan
+// is forced onto the Hopper kernel: where it cannot run the case is reported as unsupported
+// rather than timing the reference fallback under the fast kernel's name.
+//
+// "bsrflow_sm90" is the tuned configuration; --sm90-configs adds one system per requested
+// variant (sm90_variants.hpp), each named by its plan.
+#include <optional>
+
 #include "bsrflow/apps/bsr_bench/system_registry.hpp"
+#include "bsrflow/core/error.hpp"
 #include "bsrflow/ops/gemm_plan.hpp"
 
 namespace bsrflow::bench {
@@ -12,38 +18,49 @@ namespace {
 template <class T>
 class Sm90Run : public PreparedRun {
  public:
-  Sm90Run(const Operands<T>& ops, cudaStream_t stream)
-      : ops_(ops), plan_(plan_gemm(ops.A, describe(ops.B), describe(ops.C), sm90_only(), stream)) {}
+  Sm90Run(const Operands<T>& ops, const GemmOptions& options, cudaStream_t stream)
+      : ops_(ops), plan_(plan_gemm(ops.A, describe(ops.B), describe(ops.C), options, stream)) {}
   void run(cudaStream_t stream) override { plan_.run<T, T>(ops_.A, ops_.B, ops_.C, 1.0f, 0.0f, stream); }
+  std::string config() const override { return plan_.name(); }
 
  private:
-  static GemmOptions sm90_only() {
-    GemmOptions options;
-    options.kernel = GemmOptions::Choice::sm90;  // throw Error(unsupported) instead of falling back
-    return options;
-  }
   Operands<T> ops_;
   GemmPlan plan_;
 };
 
 class Sm90System : public System {
  public:
-  std::string name() const override { return "bsrflow_sm90"; }
+  Sm90System(std::string name, std::optional<Sm90Variant> variant) : name_(std::move(name)), variant_(variant) {}
+  std::string name() const override { return name_; }
   SystemKind kind() const override { return SystemKind::bsrflow; }
-  std::string description() const override { return "bsrflow::plan_gemm, Hopper WGMMA + TMA kernel (tuned config)"; }
-  std::string unsupported_reason(const BenchCase&) const override { return {}; }
-  std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
-    return std::visit(
-        [&](const auto& ops) -> std::unique_ptr<PreparedRun> {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(ops.C.data)>>;
-          return std::make_unique<Sm90Run<T>>(ops, in.stream);
-        },
-        in.operands);
+  std::string description() const override {
+    return "bsrflow::plan_gemm, Hopper WGMMA + TMA kernel (" +
+           (variant_ ? "forced to " + variant_name(*variant_) : std::string("tuned config")) + ")";
   }
+  std::string unsupported_reason(const BenchCase&) const override { return {}; }
+  std::string variant() const override { return variant_ ? variant_name(*variant_) : std::string(); }
+  std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
+    const GemmOptions options = sm90_options(variant_.value_or(Sm90Variant{}));
+    return prepare_typed<Sm90Run>(in, options, in.stream);
+  }
+
+ private:
+  std::string name_;
+  std::optional<Sm90Variant> variant_;
 };
 
 }  // namespace
 
-std::unique_ptr<System> make_sm90_system() { return std::make_unique<Sm90System>(); }
+std::unique_ptr<System> make_sm90_system() { return std::make_unique<Sm90System>("bsrflow_sm90", std::nullopt); }
+
+std::unique_ptr<System> make_sm90_variant_system(const BenchCase& c, const Sm90Variant& v, const DeviceInfo& device) {
+  std::string name = "bsrflow_sm90[" + variant_name(v) + "]";
+  try {
+    name = sm90_plan_name(c, sm90_options(v), device);
+  } catch (const Error&) {
+    // prepare() meets the same refusal and records it under the fallback name.
+  }
+  return std::make_unique<Sm90System>(std::move(name), v);
+}
 
 }  // namespace bsrflow::bench

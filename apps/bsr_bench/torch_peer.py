@@ -26,7 +26,7 @@ import sys
 
 TOLERANCE = {"f16": 5e-3, "bf16": 1e-2}  # same bounds as bsr_bench (metrics.cpp)
 CASE_FIELDS = ("case", "m", "n", "k", "block_r", "block_c", "density", "pattern", "dtype",
-               "b_layout", "c_layout", "skinny")
+               "b_layout", "c_layout", "seed", "skinny")
 
 
 # ---- block patterns (pure Python, mirror apps/bsr_bench/block_patterns.cpp) -------------------
@@ -165,8 +165,11 @@ def run_case(torch, case, iters, warmup, flush):
         record.update({"ms": median, "ms_min": ms[0], "ms_p10": percentile(ms, 10),
                        "ms_p90": percentile(ms, 90), "ms_max": ms[-1], "runs": len(ms)})
         record["eff_tflops"] = 2.0 * nnzb * R * C * n / (median * 1e-3) / 1e12
+        # metrics.hpp: A's values and indices, B's rows under touched block columns, C once.
         elem = 2
-        min_bytes = nnzb * R * C * elem + nnzb * 4 + (m // R + 1) * 4 + k * n * elem + m * n * elem
+        touched = len({c for cols in rows for c in cols})
+        min_bytes = nnzb * R * C * elem + nnzb * 4 + (m // R + 1) * 4 + touched * C * n * elem + m * n * elem
+        record.update({"touched_block_cols": touched, "min_bytes": min_bytes})
         record["gbps"] = min_bytes / (median * 1e-3) / 1e9
     except Exception as e:  # PyTorch rejects the case (dtype, block shape, layout, ...)
         record["status"] = "unsupported"
@@ -184,20 +187,23 @@ def add_comparisons(records):
             continue
         ok = [r for r in group if r.get("status") == "ok" and r.get("eff_tflops") is not None]
         dense = next((r for r in ok if r.get("system_kind") == "dense_baseline"), None)
-        peers = [r["eff_tflops"] for r in ok if r.get("system_kind") == "sparse_peer"]
-        best = max(peers) if peers else None
+        peers = [r for r in ok if r.get("system_kind") == "sparse_peer"]
+        best = max(peers, key=lambda r: r["eff_tflops"]) if peers else None
+        # The case's SOL (bsr_bench's add_comparisons): the same in every bsr_bench record.
         sol = next((r.get("sol_tflops") for r in group if r.get("sol_tflops") is not None), None)
+        source = next((r.get("sol_source") for r in group if r.get("sol_source") is not None), None)
         copy = next((r.get("copy_gbps") for r in group if r.get("copy_gbps") is not None), None)
         for r in group:
             eff = r.get("eff_tflops") if r in ok else None
-            is_dense = r.get("system_kind") == "dense_baseline"
-            if not is_dense:
-                r["ratio_to_best_peer"] = eff / best if eff and best else None
+            r["best_peer"] = best["system"] if best else ""
+            if r.get("system_kind") not in ("dense_baseline", "sol_probe"):  # the denominators themselves
+                r["ratio_to_best_peer"] = eff / best["eff_tflops"] if eff and best else None
             if r.get("system") != "torch_bsr":
                 continue
             r["ratio_to_dense"] = eff / dense["eff_tflops"] if eff and dense else None
             r["speedup_vs_dense"] = dense["ms"] / r["ms"] if eff and dense else None
             r["sol_tflops"] = sol
+            r["sol_source"] = source
             r["copy_gbps"] = copy
             gbps = r.get("gbps")
             r["pct_copy_bw"] = gbps / copy if gbps and copy else None

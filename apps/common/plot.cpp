@@ -52,62 +52,109 @@ int run_program(const std::string& program, const std::string& script) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+// A value as gnuplot reads it; '?' for a missing one and for one a log axis cannot show.
+std::string gp_value(double v, bool log_y) {
+  if (!std::isfinite(v) || (log_y && v <= 0)) return "?";
+  char buf[32];
+  const auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, res.ptr);
+}
+
+bool has_point(const ChartPanel& panel, std::size_t series, bool log_y) {
+  for (const auto& row : panel.values)
+    if (gp_value(row[series], log_y) != "?") return true;
+  return false;
+}
+
+std::string line_style(const ChartSeries& s) {
+  return "with linespoints lc " + std::to_string(s.color) + " dt " + std::to_string(s.dash) + " pt 7 ps 0.8";
+}
+
+// Error(invalid_argument) unless every panel's table is x labels x series.
+void check_chart(const PanelChart& chart) {
+  BSRFLOW_REQUIRE(!chart.panels.empty() && !chart.series.empty(), Errc::invalid_argument,
+                  "chart has " + std::to_string(chart.panels.size()) + " panels and " +
+                      std::to_string(chart.series.size()) + " series (nothing to plot)");
+  for (std::size_t p = 0; p < chart.panels.size(); ++p) {
+    const ChartPanel& panel = chart.panels[p];
+    const std::string where = "chart panel " + std::to_string(p) + " ('" + panel.title + "')";
+    BSRFLOW_REQUIRE(panel.values.size() == panel.x_labels.size(), Errc::invalid_argument,
+                    where + " has " + std::to_string(panel.x_labels.size()) + " x labels but " +
+                        std::to_string(panel.values.size()) + " rows of values");
+    for (std::size_t x = 0; x < panel.values.size(); ++x)
+      BSRFLOW_REQUIRE(panel.values[x].size() == chart.series.size(), Errc::invalid_argument,
+                      where + " row " + std::to_string(x) + " has " + std::to_string(panel.values[x].size()) +
+                          " values for " + std::to_string(chart.series.size()) + " series");
+  }
+}
+
 }  // namespace
 
-std::string gnuplot_data(const BarChart& chart) {
-  BSRFLOW_REQUIRE(chart.values.size() == chart.categories.size(), Errc::invalid_argument,
-                  "chart has " + std::to_string(chart.categories.size()) + " categories but " +
-                      std::to_string(chart.values.size()) + " rows of values");
-  std::string out = gp_quote("case");
-  for (const auto& s : chart.series) {
-    out += ' ';
-    out += gp_quote(s);
-  }
-  out += "\n";
-  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
-    BSRFLOW_REQUIRE(chart.values[c].size() == chart.series.size(), Errc::invalid_argument,
-                    "chart row " + std::to_string(c) + " has " + std::to_string(chart.values[c].size()) +
-                        " values for " + std::to_string(chart.series.size()) + " series");
-    out += gp_quote(chart.categories[c]);
-    for (const double v : chart.values[c]) {
-      // Log scale cannot show <= 0: those bars are missing too.
-      if (!std::isfinite(v) || (chart.log_y && v <= 0)) {
-        out += " ?";
-        continue;
+std::string gnuplot_data(const PanelChart& chart) {
+  check_chart(chart);
+  std::string out;
+  for (std::size_t p = 0; p < chart.panels.size(); ++p) {
+    const ChartPanel& panel = chart.panels[p];
+    if (p > 0) out += "\n\n";
+    out += "# panel " + std::to_string(p) + ": " + panel.title + "\n";
+    for (std::size_t x = 0; x < panel.x_labels.size(); ++x) {
+      out += gp_quote(panel.x_labels[x]);
+      for (const double v : panel.values[x]) {
+        out += ' ';
+        out += gp_value(v, chart.log_y);
       }
-      char buf[32];
-      const auto res = std::to_chars(buf, buf + sizeof(buf), v);
-      out += ' ';
-      out.append(buf, res.ptr);
+      out += "\n";
     }
-    out += "\n";
   }
   return out;
 }
 
-std::string gnuplot_script(const BarChart& chart, const std::string& png_path, const std::string& data_path) {
-  // Width grows with the number of bars so labels stay readable.
-  const std::size_t bars = chart.categories.size() * (chart.series.size() + 1);
-  const std::size_t width = std::max<std::size_t>(900, std::min<std::size_t>(4000, 40 + 14 * bars));
+std::string gnuplot_script(const PanelChart& chart, const std::string& png_path, const std::string& data_path) {
+  check_chart(chart);
+  // A grid of panels, the key in the last cell; each cell about 560 x 400 pixels.
+  const std::size_t cells = chart.panels.size() + 1;
+  const std::size_t cols = std::min<std::size_t>(3, cells);
+  const std::size_t rows = (cells + cols - 1) / cols;
   std::ostringstream gp;
-  gp << "set terminal pngcairo size " << width << ",720 noenhanced font \"sans,9\"\n"
+  gp << "set terminal pngcairo size " << 560 * cols << "," << 400 * rows + 40 << " noenhanced font \"sans,9\"\n"
      << "set output " << gp_quote(png_path) << "\n"
-     << "set title " << gp_quote(chart.title) << "\n"
-     << "set ylabel " << gp_quote(chart.ylabel) << "\n"
      << "set datafile missing \"?\"\n"
-     << "set style data histograms\n"
-     << "set style histogram clustered gap 1\n"
-     << "set style fill solid 0.85 border -1\n"
-     << "set boxwidth 0.9\n"
-     << "set key outside right top vertical\n"
-     << "set xtics rotate by 30 right\n"  // labels end at their tick: long case names stay readable
      << "set grid ytics\n"
-     << "set bmargin 14\n"
-     << "set lmargin 16\n";
-  if (chart.log_y) gp << "set logscale y\n";
-  else gp << "set yrange [0:*]\n";
-  gp << "plot for [i=2:" << chart.series.size() + 1 << "] " << gp_quote(data_path)
-     << " using i:xtic(1) title columnheader(i)\n";
+     << (chart.log_y ? "set logscale y\n" : "set yrange [0:*]\n")
+     << "set xlabel " << gp_quote(chart.xlabel) << "\n"
+     << "set ylabel " << gp_quote(chart.ylabel) << "\n"
+     << "unset key\n"
+     << "set multiplot layout " << rows << "," << cols << " title " << gp_quote(chart.title) << "\n";
+  for (std::size_t p = 0; p < chart.panels.size(); ++p) {
+    const ChartPanel& panel = chart.panels[p];
+    gp << "# panel " << p << "\n"
+       << "set title " << gp_quote(panel.title) << "\n"
+       << "set xrange [-0.5:" << panel.x_labels.size() << "-0.5]\n";
+    std::string clauses;
+    for (std::size_t s = 0; s < chart.series.size(); ++s) {
+      if (!has_point(panel, s, chart.log_y)) continue;
+      clauses += clauses.empty() ? gp_quote(data_path) + " index " + std::to_string(p) + " using 0:" +
+                                       std::to_string(s + 2) + ":xtic(1) "
+                                 : ", \"\" index " + std::to_string(p) + " using 0:" + std::to_string(s + 2) + " ";
+      clauses += line_style(chart.series[s]) + " notitle";
+    }
+    if (clauses.empty()) {  // an empty panel still shows its x labels, and says why it is empty
+      gp << "set label 1 \"no results\" at graph 0.5, graph 0.5 center\n"
+         << "plot " << gp_quote(data_path) << " index " << p << " using 0:(1):xtic(1) with points pt -1 notitle\n"
+         << "unset label 1\n";
+    } else {
+      gp << "plot " << clauses << "\n";
+    }
+  }
+  // The key, alone in the last cell: one invisible (NaN) line per series.
+  gp << "# key\n"
+     << "unset title\nunset xlabel\nunset ylabel\nunset grid\nunset border\nunset tics\nunset logscale y\n"
+     << "set key center center vertical noautotitle\n"
+     << "set xrange [0:1]\nset yrange [0:1]\n"
+     << "plot ";
+  for (std::size_t s = 0; s < chart.series.size(); ++s)
+    gp << (s > 0 ? ", " : "") << "NaN " << line_style(chart.series[s]) << " title " << gp_quote(chart.series[s].title);
+  gp << "\nunset multiplot\n";
   return gp.str();
 }
 
@@ -127,7 +174,7 @@ std::string find_program(const std::string& program) {
   return "";
 }
 
-PlotStatus render_png(const BarChart& chart, const std::string& png_path, const std::string& app,
+PlotStatus render_png(const PanelChart& chart, const std::string& png_path, const std::string& app,
                       const std::string& gnuplot) {
   const std::string program = find_program(gnuplot);
   if (program.empty()) {

@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "app_test_helpers.hpp"
 #include "bsrflow/apps/bsr_bench/runner.hpp"
+#include "bsrflow/apps/bsr_bench/sm90_variants.hpp"
 #include "bsrflow/apps/bsr_bench/suites.hpp"
 #include "bsrflow/apps/bsr_bench/system_registry.hpp"
 #include "bsrflow/apps/common/blocked_ell_pack.hpp"
@@ -24,22 +26,60 @@
 using namespace bsrflow;
 using namespace bsrflow::bench;
 
-TEST_CASE("bsr_bench quick suite: every supported system is correct and timed", "[apps][gpu]") {
+TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only probe as SOL", "[apps][gpu]") {
   BSRFLOW_REQUIRE_GPU();
   RunnerConfig config;
   config.timing.iters = 5;
   config.timing.warmup = 1;
   config.reference_iters = 2;
+  config.sm90 = parse_sm90_request("all");  // plus every Hopper configuration, one system each
   const std::vector<BenchCase> cases = suite_cases("quick");
   const BenchRun run = run_bench(cases, config, nullptr);
   CHECK(run.copy.bytes_per_second() > 0);
   CHECK(run.l2.bytes_per_second() > run.copy.bytes_per_second() / 2);  // L2 is not slower than DRAM
-  REQUIRE(run.records.size() == cases.size() * system_names().size());
+  std::size_t expected = 0, expected_variants = 0;
+  for (const BenchCase& c : cases) {
+    expected += system_names().size() + requested_variants(config.sm90, c).size();
+    expected_variants += requested_variants(config.sm90, c).size();
+  }
+  REQUIRE(run.records.size() == expected);
+  std::size_t variants = 0, alternatives = 0, probes = 0;
+  std::map<std::string, std::string> tuned_config;  // case -> bsrflow_sm90's plan name
+  for (const Record& r : run.records)
+    if (r.text("system") == "bsrflow_sm90") tuned_config[r.text("case")] = r.text("config");
   for (const Record& r : run.records) {
     CAPTURE(r.text("case"), r.text("system"), r.text("status"), r.text("note"), r.number("rel_error"));
-    const std::string status = r.text("status");
+    const std::string status = r.text("status"), kind = r.text("system_kind");
+    const BenchCase c = case_from_record(r);
+    // The copy-only kernels are instantiated for the tuned square configurations with row-major B
+    // (f16; bf16 cases run the f16 probe on their bytes): anywhere else the case falls back to L2.
+    const bool probe_runs = c.R == c.C && c.b_layout == Layout::row_major;
+    CHECK(r.text("sol_source") == (probe_runs ? "copy_only_probe" : "l2_probe"));
+    CHECK(std::isfinite(r.number("sol_tflops")));
+    if (kind == "sol_probe") {
+      ++probes;
+      CHECK(std::holds_alternative<std::monostate>(*r.find("correct")));  // not checked: writes nothing
+      CHECK(status == (probe_runs ? "ok" : "unsupported"));
+      if (status == "ok") {
+        CHECK(r.number("eff_tflops") > 0);
+        CHECK(r.number("runs") == 5);
+        // bsrflow_sm90's configuration, copy-only (in f16 for a bf16 case).
+        std::string same = tuned_config.at(r.text("case")) + "_copy";
+        if (c.dtype == DType::bf16) same.replace(same.find("_bf16_"), 6, "_f16_");
+        CHECK(r.text("config") == same);
+        if (c.dtype == DType::bf16) CHECK_THAT(r.text("note"), Catch::Contains("the f16 probe on the bf16 bytes"));
+      } else {
+        CHECK_THAT(r.text("note"), Catch::Contains("no sm90 kernel is instantiated for"));
+      }
+      continue;
+    }
     // 'unsupported' is tolerated for peers only; everything that ran must be correct.
-    CHECK((status == "ok" || (status == "unsupported" && r.text("system_kind") == "sparse_peer")));
+    CHECK((status == "ok" || (status == "unsupported" && kind == "sparse_peer")));
+    if (!r.text("sm90_variant").empty()) {
+      ++variants;
+      CHECK(r.text("system") == r.text("config"));  // named by the plan it got
+      alternatives += r.text("config") != tuned_config.at(r.text("case"));
+    }
     if (status != "ok") continue;
     CHECK(r.flag("correct"));
     CHECK(r.number("rel_error") <= r.number("tolerance"));
@@ -48,8 +88,15 @@ TEST_CASE("bsr_bench quick suite: every supported system is correct and timed", 
     CHECK(r.number("runs") == (r.text("system") == "bsrflow_reference" ? 2 : 5));
     CHECK(r.text("device") == run.info.device);
     CHECK_FALSE(r.text("commit").empty());
-    if (r.text("system_kind") != "dense_baseline") CHECK(std::isfinite(r.number("ratio_to_dense")));
+    if (kind != "dense_baseline") {
+      CHECK(std::isfinite(r.number("ratio_to_dense")));
+      CHECK(r.number("pct_sol") > 0);
+      CHECK(r.number("gbps") > 0);
+    }
   }
+  CHECK(probes == cases.size());
+  CHECK(variants == expected_variants);
+  CHECK(alternatives >= 3);  // configurations other than the tuned one ran (e.g. swath 256 at 32x32)
   // Blocked-ELL cannot take the 16x64 case; it must say so rather than run.
   for (const Record& r : run.records)
     if (r.text("system") == "cusparse_blocked_ell" && r.number("block_r") != r.number("block_c"))

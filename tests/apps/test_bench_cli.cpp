@@ -41,6 +41,26 @@ TEST_CASE("bsr_bench --suite, outputs, timing and systems", "[apps]") {
   CHECK(o.csv_path == "r.csv");
   CHECK(o.plot_path == "r.png");
   CHECK(o.runner.systems == std::vector<std::string>{"cublas_dense", "bsrflow_reference"});  // duplicates dropped
+  CHECK(o.runner.sm90.empty());
+}
+
+TEST_CASE("bsr_bench --sm90-configs adds Hopper configurations, checked against the cases", "[apps]") {
+  CHECK(parse({"--suite", "quick", "--sm90-configs", "all"}).runner.sm90.all);
+  const BenchOptions o = parse({"--m", "1024", "--n", "1024", "--k", "1024", "--block", "64", "--sm90-configs",
+                                "swath256_swap,swath256_direct_kc32"});
+  REQUIRE(o.runner.sm90.variants.size() == 2);
+  CHECK(variant_name(o.runner.sm90.variants[1]) == "swath256_direct_kc32");
+  CHECK(parse({"--list-systems", "--sm90-configs", "swath512_swap"}).list_systems);
+  using V = std::vector<std::string>;
+  CHECK_APP_ERROR(parse(V{"--m", "1024", "--n", "1024", "--k", "1024", "--block", "64", "--sm90-configs", "swath512_swap"}),
+                  Errc::invalid_argument,
+                  "--sm90-configs: swath512_swap is not instantiated for any case of this run (the case 1024^3 64x64 "
+                  "12.5% uniform f16 has: swath256_direct_kc16, swath256_direct_kc32, swath256_direct, swath256_swap)");
+  CHECK_APP_ERROR(parse(V{"--suite", "quick", "--sm90-configs", "swath128_swap"}), Errc::invalid_argument,
+                  "--sm90-configs: swath128_swap is not instantiated for any case of this run");
+  CHECK_APP_ERROR(parse(V{"--sm90-configs", "fast"}), Errc::invalid_argument,
+                  "--sm90-configs: 'fast' is not a configuration name");
+  CHECK_THAT(bench_help(), Catch::Contains("--sm90-configs"));
 }
 
 TEST_CASE("bsr_bench single case options", "[apps]") {
@@ -62,6 +82,8 @@ TEST_CASE("bsr_bench single case options", "[apps]") {
   CHECK(c.c_layout == Layout::col_major);
   CHECK(c.seed == 7);
   CHECK(c.label() == "1024x512x2048 16x64 25% powerlaw bf16 B:col C:col");
+  CHECK(c.panel_label() == "1024x512x2048 25% powerlaw B:col C:col");  // the chart's panel: no block, no dtype
+  CHECK(c.block_label() == "16x64");
 
   // Defaults for what is not given.
   const BenchCase d = parse({"--m", "256", "--n", "256", "--k", "256"}).cases.at(0);
@@ -72,6 +94,7 @@ TEST_CASE("bsr_bench single case options", "[apps]") {
   CHECK(d.dtype == DType::f16);
   CHECK(d.b_layout == Layout::row_major);
   CHECK(d.label() == "256^3 32x32 12.5% uniform f16");
+  CHECK(d.block_label() == "32");
 }
 
 TEST_CASE("bsr_bench --help, --list-systems and --plot-from parse without running", "[apps]") {
@@ -121,7 +144,8 @@ TEST_CASE("bsr_bench command-line errors name the option", "[apps]") {
   CHECK_APP_ERROR(parse(V{"--iters", "0"}), Errc::invalid_argument, "--iters must be at least 1 (got 0)");
   CHECK_APP_ERROR(parse(V{"--reference-iters", "0"}), Errc::invalid_argument, "--reference-iters must be at least 1");
   CHECK_APP_ERROR(parse(V{"--systems", "cublas_dense,magic"}), Errc::invalid_argument,
-                  "--systems: unknown system 'magic' (known: bsrflow_reference, bsrflow_sm90, cublas_dense");
+                  "--systems: unknown system 'magic' (known: bsrflow_reference, bsrflow_sm90, bsrflow_sm90_copy_probe, "
+                  "cublas_dense");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json"}), Errc::invalid_argument, "--plot-from needs --plot OUT.png");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json", "--plot", "c.png", "--suite", "quick"}), Errc::invalid_argument,
                   "--plot-from runs nothing; drop --suite and the single-case options");
@@ -135,12 +159,17 @@ TEST_CASE("the system registry lists every system once, bsrflow paths first", "[
   CHECK(names[0] == "bsrflow_reference");
   for (const char* peer : {"cublas_dense", "cusparse_bsr", "cusparse_blocked_ell"})
     CHECK(std::count(names.begin(), names.end(), peer) == 1);
-  int dense = 0;
+  int dense = 0, probes = 0;
   for (const auto& s : make_all_systems()) {
     CHECK_FALSE(s->description().empty());
     dense += s->kind() == SystemKind::dense_baseline;
+    probes += s->kind() == SystemKind::sol_probe;
+    CHECK(s->checked() == (s->kind() != SystemKind::sol_probe));  // only the probe writes no output
+    CHECK(s->variant().empty());
   }
-  CHECK(dense == 1);  // exactly one "vs dense" denominator
+  CHECK(dense == 1);   // exactly one "vs dense" denominator
+  CHECK(probes == 1);  // and one SOL probe: bsrflow_sm90's copy-only variant
+  CHECK(std::count(names.begin(), names.end(), "bsrflow_sm90_copy_probe") == 1);
 }
 
 TEST_CASE("systems declare the cases they cannot run", "[apps]") {
@@ -157,4 +186,20 @@ TEST_CASE("systems declare the cases they cannot run", "[apps]") {
       CHECK(s->slow());
     }
   }
+}
+
+TEST_CASE("sm90 configuration systems are named by their plan, or say which variant could not plan", "[apps]") {
+  BenchCase c;
+  c.m = c.n = c.k = 1024;
+  c.R = c.C = 64;
+  DeviceInfo h100;
+  h100.cc_major = 9;
+  h100.smem_per_block_optin = 232448;
+  const auto s = make_sm90_variant_system(c, {256, GemmOrientation::swap, 0}, h100);
+  CHECK(s->name() == "bsr_sm90_f16_r64c64_swath256_s4_swap");
+  CHECK(s->variant() == "swath256_swap");
+  CHECK(s->kind() == SystemKind::bsrflow);
+  CHECK(s->checked());
+  DeviceInfo none;  // not a Hopper GPU: the plan is refused, so the fallback name
+  CHECK(make_sm90_variant_system(c, {256, GemmOrientation::swap, 0}, none)->name() == "bsrflow_sm90[swath256_swap]");
 }

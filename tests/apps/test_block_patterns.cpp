@@ -121,3 +121,14 @@ TEST_CASE("pattern generators reject bad densities and shapes", "[apps]") {
     CHECK(p.nnzb() > 0);
   }
 }
+
+TEST_CASE("touched block columns: the distinct columns a pattern stores", "[apps]") {
+  BlockPattern p;
+  p.block_rows = 3;
+  p.block_cols = 10;
+  p.row_ptr = {0, 2, 2, 5};
+  p.col_idx = {1, 7, 0, 1, 7};
+  CHECK(p.touched_block_cols() == 3);
+  CHECK(uniform_pattern(4, 8, 1.0, 1).touched_block_cols() == 8);
+  CHECK(banded_pattern(64, 64, 0.03).touched_block_cols() <= 64);
+}

@@ -11,41 +11,74 @@ using namespace bsrflow;
 using namespace bsrflow::bench;
 
 namespace {
-BarChart sample_chart() {
-  BarChart chart;
+PanelChart sample_chart() {
+  PanelChart chart;
   chart.title = "speed \"test\"";
+  chart.xlabel = "block";
   chart.ylabel = "TFLOPS";
-  chart.categories = {"8192^3 16x16", "8192^3 32x32"};
-  chart.series = {"cublas_dense", "cusparse_bsr"};
-  chart.values = {{880.0, 13.6}, {870.5, std::nan("")}};
+  chart.series = {{"cublas_dense", 1, 1}, {"cusparse_bsr f16", 2, 1}, {"cusparse_bsr bf16", 2, 2}};
+  chart.panels = {{"8192^3 12.5% uniform", {"16", "16x64"}, {{880.0, 13.6, 12.0}, {870.5, std::nan(""), 11.0}}},
+                  {"8192^3 50% uniform", {"32"}, {{800.0, std::nan(""), std::nan("")}}}};
   return chart;
 }
 }  // namespace
 
-TEST_CASE("gnuplot data: quoted labels, '?' for missing bars", "[apps]") {
+TEST_CASE("gnuplot data: a block per panel, quoted x labels, '?' for missing points", "[apps]") {
   CHECK(gnuplot_data(sample_chart()) ==
-        "\"case\" \"cublas_dense\" \"cusparse_bsr\"\n"
-        "\"8192^3 16x16\" 880 13.6\n"
-        "\"8192^3 32x32\" 870.5 ?\n");
-  BarChart bad = sample_chart();
-  bad.values.pop_back();
-  CHECK_APP_ERROR(gnuplot_data(bad), Errc::invalid_argument, "chart has 2 categories but 1 rows of values");
+        "# panel 0: 8192^3 12.5% uniform\n"
+        "\"16\" 880 13.6 12\n"
+        "\"16x64\" 870.5 ? 11\n"
+        "\n\n"
+        "# panel 1: 8192^3 50% uniform\n"
+        "\"32\" 800 ? ?\n");
+  PanelChart bad = sample_chart();
+  bad.panels[0].values.pop_back();
+  CHECK_APP_ERROR(gnuplot_data(bad), Errc::invalid_argument,
+                  "chart panel 0 ('8192^3 12.5% uniform') has 2 x labels but 1 rows of values");
   bad = sample_chart();
-  bad.values[1].push_back(1.0);
-  CHECK_APP_ERROR(gnuplot_data(bad), Errc::invalid_argument, "chart row 1 has 3 values for 2 series");
-  BarChart zero = sample_chart();
-  zero.values[0][1] = 0.0;  // a log axis cannot show 0
-  CHECK_THAT(gnuplot_data(zero), Catch::Contains("\"8192^3 16x16\" 880 ?"));
+  bad.panels[1].values[0].push_back(1.0);
+  CHECK_APP_ERROR(gnuplot_script(bad, "c.png", "c.dat"), Errc::invalid_argument,
+                  "chart panel 1 ('8192^3 50% uniform') row 0 has 4 values for 3 series");
+  CHECK_APP_ERROR(gnuplot_data(PanelChart{}), Errc::invalid_argument, "chart has 0 panels and 0 series (nothing to plot)");
+  PanelChart zero = sample_chart();
+  zero.panels[0].values[0][1] = 0.0;  // a log axis cannot show 0
+  CHECK_THAT(gnuplot_data(zero), Catch::Contains("\"16\" 880 ? 12"));
+  zero.log_y = false;
+  CHECK_THAT(gnuplot_data(zero), Catch::Contains("\"16\" 880 0 12"));
 }
 
-TEST_CASE("gnuplot script: PNG output, escaped title, log axis, one bar per series", "[apps]") {
+TEST_CASE("gnuplot script: a multiplot panel per density, a line per series, the key alone", "[apps]") {
   const std::string gp = gnuplot_script(sample_chart(), "out dir/chart.png", "chart.dat");
-  CHECK_THAT(gp, Catch::Contains("set terminal pngcairo"));
+  CHECK_THAT(gp, Catch::Contains("set terminal pngcairo size 1680,440"));  // 2 panels + the key in one row
   CHECK_THAT(gp, Catch::Contains("set output \"out dir/chart.png\""));
-  CHECK_THAT(gp, Catch::Contains("set title \"speed \\\"test\\\"\""));
+  CHECK_THAT(gp, Catch::Contains("set multiplot layout 1,3 title \"speed \\\"test\\\"\""));
   CHECK_THAT(gp, Catch::Contains("set logscale y"));
   CHECK_THAT(gp, Catch::Contains("set datafile missing \"?\""));
-  CHECK_THAT(gp, Catch::Contains("plot for [i=2:3] \"chart.dat\" using i:xtic(1) title columnheader(i)"));
+  CHECK_THAT(gp, Catch::Contains("set xlabel \"block\""));
+  // Panel 0: every series has points; x positions are the rows, labelled by the first column.
+  CHECK_THAT(gp, Catch::Contains("set title \"8192^3 12.5% uniform\"\nset xrange [-0.5:2-0.5]\n"
+                                 "plot \"chart.dat\" index 0 using 0:2:xtic(1) with linespoints lc 1 dt 1 pt 7 ps 0.8 "
+                                 "notitle, \"\" index 0 using 0:3 with linespoints lc 2 dt 1 pt 7 ps 0.8 notitle, "
+                                 "\"\" index 0 using 0:4 with linespoints lc 2 dt 2 pt 7 ps 0.8 notitle\n"));
+  // Panel 1: only cublas_dense has a point there.
+  CHECK_THAT(gp, Catch::Contains("set xrange [-0.5:1-0.5]\n"
+                                 "plot \"chart.dat\" index 1 using 0:2:xtic(1) with linespoints lc 1 dt 1 pt 7 ps 0.8 "
+                                 "notitle\n"));
+  // The key: one NaN line per series, in the last cell.
+  CHECK_THAT(gp, Catch::Contains("plot NaN with linespoints lc 1 dt 1 pt 7 ps 0.8 title \"cublas_dense\", NaN with "
+                                 "linespoints lc 2 dt 1 pt 7 ps 0.8 title \"cusparse_bsr f16\", NaN with linespoints "
+                                 "lc 2 dt 2 pt 7 ps 0.8 title \"cusparse_bsr bf16\"\nunset multiplot\n"));
+  // A panel without any point still draws (its x labels and "no results").
+  PanelChart empty = sample_chart();
+  empty.panels[1].values[0][0] = std::nan("");
+  CHECK_THAT(gnuplot_script(empty, "c.png", "c.dat"),
+             Catch::Contains("set label 1 \"no results\" at graph 0.5, graph 0.5 center\n"
+                             "plot \"c.dat\" index 1 using 0:(1):xtic(1) with points pt -1 notitle\n"));
+  // More panels wrap into rows of three.
+  PanelChart many = sample_chart();
+  for (int i = 0; i < 4; ++i) many.panels.push_back(many.panels[1]);
+  CHECK_THAT(gnuplot_script(many, "c.png", "c.dat"), Catch::Contains("set multiplot layout 3,3"));
+  CHECK_THAT(gnuplot_script(many, "c.png", "c.dat"), Catch::Contains("size 1680,1240"));
 }
 
 TEST_CASE("render_png skips without gnuplot and draws with it", "[apps]") {
@@ -70,6 +103,9 @@ TEST_CASE("render_png skips without gnuplot and draws with it", "[apps]") {
     CHECK(std::string(magic + 1, 3) == "PNG");
     CHECK_FALSE(std::filesystem::exists(png + ".dat"));  // temporary files removed
     CHECK_FALSE(std::filesystem::exists(png + ".gp"));
+    PanelChart empty = sample_chart();  // a panel without points must not stop gnuplot
+    empty.panels[1].values[0][0] = std::nan("");
+    CHECK(render_png(empty, png, "test") == PlotStatus::written);
   }
   // gnuplot itself failing (an unwritable output) is an I/O error, not a crash.
   if (!find_program("gnuplot").empty()) {

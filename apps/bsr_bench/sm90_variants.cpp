@@ -1,0 +1,192 @@
+#include "bsrflow/apps/bsr_bench/sm90_variants.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <iterator>
+#include <tuple>
+
+#include "bsrflow/apps/common/cli_common.hpp"
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/sm90_choose.hpp"
+#include "bsrflow/ops/sm90_kernels.hpp"
+
+namespace bsrflow::bench {
+
+namespace {
+
+constexpr std::string_view kOption = "--sm90-configs";
+
+// The number after `prefix` when `text` is exactly prefix + digits, else -1.
+int number_after(std::string_view text, std::string_view prefix) {
+  if (text.substr(0, prefix.size()) != prefix || text.size() == prefix.size()) return -1;
+  int v = 0;
+  const char* end = text.data() + text.size();
+  const auto res = std::from_chars(text.data() + prefix.size(), end, v);
+  return res.ec == std::errc() && res.ptr == end ? v : -1;
+}
+
+int default_k_chunk(const BenchCase& c) { return std::min(c.C, 64); }
+
+// `v` with its k-chunk made explicit for `c`, so that "kc64" and the default compare equal.
+Sm90Variant resolved(Sm90Variant v, const BenchCase& c) {
+  if (v.k_chunk == 0) v.k_chunk = default_k_chunk(c);
+  return v;
+}
+
+Sm90Variant variant_of(const sm90::KernelKey& k) {
+  return {k.swath, k.swap ? GemmOrientation::swap : GemmOrientation::direct, k.k_chunk};
+}
+
+// Every instantiated variant for `c`, k-chunks explicit.
+std::vector<Sm90Variant> instantiated(const BenchCase& c) {
+  std::vector<Sm90Variant> out;
+  for (const sm90::KernelEntry& e : sm90::all_kernels()) {
+    const sm90::KernelKey& k = e.key;
+    if (k.copy_only || k.in != c.dtype || k.R != c.R || k.b_col_major != (c.b_layout == Layout::col_major) ||
+        k.k_chunk > c.C || c.C % k.k_chunk != 0)
+      continue;
+    out.push_back(variant_of(k));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string variant_name(const Sm90Variant& v) {
+  std::string s = "swath" + std::to_string(v.swath) + (v.orientation == GemmOrientation::swap ? "_swap" : "_direct");
+  if (v.k_chunk > 0) s += "_kc" + std::to_string(v.k_chunk);
+  return s;
+}
+
+Sm90Variant parse_variant(std::string_view name) {
+  std::vector<std::string> words;
+  for (std::size_t start = 0; start <= name.size();) {
+    const std::size_t end = std::min(name.find('_', start), name.size());
+    words.emplace_back(name.substr(start, end - start));
+    start = end + 1;
+  }
+  const auto fail = [&](const std::string& why) {
+    BSRFLOW_FAIL(Errc::invalid_argument, std::string(kOption) + ": '" + std::string(name) + "' " + why);
+  };
+  const std::string form =
+      "is not a configuration name (expected all, or names like swath256_direct, swath512_swap, "
+      "swath256_direct_kc32)";
+  if (words.size() < 2 || words.size() > 3) fail(form);
+  Sm90Variant v;
+  v.swath = number_after(words[0], "swath");
+  if (v.swath < 0) fail(form);
+  if (v.swath != 128 && v.swath != 256 && v.swath != 512)
+    fail("has swath " + std::to_string(v.swath) + "; the kernel's swaths are 128, 256 and 512");
+  if (words[1] == "swap") v.orientation = GemmOrientation::swap;
+  else if (words[1] != "direct") fail("has orientation '" + words[1] + "'; expected direct or swap");
+  if (words.size() == 3) {
+    v.k_chunk = number_after(words[2], "kc");
+    if (v.k_chunk < 0) fail(form);
+    if (v.k_chunk != 16 && v.k_chunk != 32 && v.k_chunk != 64)
+      fail("has k-chunk " + std::to_string(v.k_chunk) + "; the kernel's k-chunks are 16, 32 and 64");
+  }
+  return v;
+}
+
+Sm90Request parse_sm90_request(std::string_view text) {
+  Sm90Request request;
+  for (const std::string& name : parse_name_list(text, kOption)) {
+    if (name == "all") {
+      request.all = true;
+      continue;
+    }
+    const Sm90Variant v = parse_variant(name);
+    if (std::find(request.variants.begin(), request.variants.end(), v) == request.variants.end())
+      request.variants.push_back(v);
+  }
+  BSRFLOW_REQUIRE(!request.all || request.variants.empty(), Errc::invalid_argument,
+                  std::string(kOption) + ": 'all' cannot be combined with named configurations");
+  return request;
+}
+
+std::vector<Sm90Variant> valid_variants(const BenchCase& c) {
+  std::vector<Sm90Variant> out = instantiated(c);
+  std::sort(out.begin(), out.end(), [](const Sm90Variant& a, const Sm90Variant& b) {
+    return std::tuple(a.swath, a.orientation, a.k_chunk) < std::tuple(b.swath, b.orientation, b.k_chunk);
+  });
+  for (Sm90Variant& v : out)
+    if (v.k_chunk == default_k_chunk(c)) v.k_chunk = 0;
+  return out;
+}
+
+std::vector<Sm90Variant> requested_variants(const Sm90Request& request, const BenchCase& c) {
+  std::vector<Sm90Variant> valid = valid_variants(c);
+  std::vector<Sm90Variant> out;
+  if (request.all) {
+    std::copy_if(valid.begin(), valid.end(), std::back_inserter(out), [](const Sm90Variant& v) { return v.k_chunk == 0; });
+    return out;
+  }
+  for (const Sm90Variant& want : request.variants)
+    for (const Sm90Variant& v : valid)
+      if (resolved(v, c) == resolved(want, c)) out.push_back(v);
+  return out;
+}
+
+void check_sm90_request(const Sm90Request& request, const std::vector<BenchCase>& cases) {
+  if (request.empty()) return;
+  const auto valid_list = [](const BenchCase& c) {
+    std::string names;
+    for (const Sm90Variant& v : valid_variants(c)) names += (names.empty() ? "" : ", ") + variant_name(v);
+    return names.empty() ? std::string("none") : names;
+  };
+  const std::string where =
+      cases.size() == 1 ? "the case " + cases[0].label() + " has: " + valid_list(cases[0])
+                        : std::string("bsr_bench --list-systems lists them; a case's choice depends on its dtype, block "
+                                      "shape and B layout");
+  const auto selects_any = [&](const Sm90Request& r) {
+    return std::any_of(cases.begin(), cases.end(), [&](const BenchCase& c) { return !requested_variants(r, c).empty(); });
+  };
+  if (request.all) {
+    BSRFLOW_REQUIRE(selects_any(request), Errc::invalid_argument,
+                    std::string(kOption) + " all: no Hopper configuration is instantiated for any case of this run (" +
+                        where + ")");
+    return;
+  }
+  for (const Sm90Variant& want : request.variants)
+    BSRFLOW_REQUIRE(selects_any(Sm90Request{false, {want}}), Errc::invalid_argument,
+                    std::string(kOption) + ": " + variant_name(want) +
+                        " is not instantiated for any case of this run (" + where + ")");
+}
+
+std::vector<std::string> all_variant_names() {
+  std::vector<std::string> names;
+  for (const sm90::KernelEntry& e : sm90::all_kernels()) {
+    if (e.key.copy_only) continue;
+    const std::string name = variant_name(variant_of(e.key));
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+GemmOptions sm90_options(const Sm90Variant& v) {
+  GemmOptions o;
+  o.kernel = GemmOptions::Choice::sm90;  // Error(unsupported) instead of a silent fallback
+  o.swath = v.swath;
+  if (v.swath > 0) o.orientation = v.orientation;
+  o.k_chunk = v.k_chunk;
+  return o;
+}
+
+GemmOptions copy_probe_options(const Sm90Config& planned) {
+  GemmOptions o = sm90_options({planned.swath, planned.orientation, planned.k_chunk()});
+  o.stages = planned.stages;
+  o.copy_only = true;
+  return o;
+}
+
+std::string sm90_plan_name(const BenchCase& c, const GemmOptions& options, const DeviceInfo& device) {
+  const GemmBsrOperand A{c.m, c.k, c.R, c.C, 0, nullptr, nullptr, nullptr};
+  const DenseDesc B{c.k, c.n, c.ldb(), c.b_layout, c.dtype};
+  const DenseDesc C{c.m, c.n, c.ldc(), c.c_layout, c.dtype};
+  const sm90::Choice choice = sm90::choose(A, c.dtype, B, C, options, device);
+  BSRFLOW_REQUIRE(choice.use_sm90, Errc::unsupported, choice.reason);
+  return choice.config.name();
+}
+
+}  // namespace bsrflow::bench

@@ -1,0 +1,152 @@
+// CPU tests of bsr_bench's Hopper configuration systems (--sm90-configs): names, parsing, which
+// variants each case can run (from the kernel registry), and the plan names they get on a fake
+// H100, including the copy-only probe of the tuned configuration.
+#include <catch2/catch.hpp>
+
+#include "app_test_helpers.hpp"
+#include "bsrflow/apps/bsr_bench/sm90_variants.hpp"
+
+using namespace bsrflow;
+using namespace bsrflow::bench;
+
+namespace {
+BenchCase square(int b, DType t = DType::f16, Layout bl = Layout::row_major) {
+  BenchCase c;
+  c.m = c.n = c.k = 1024;
+  c.R = c.C = b;
+  c.dtype = t;
+  c.b_layout = bl;
+  return c;
+}
+std::vector<std::string> names(const std::vector<Sm90Variant>& vs) {
+  std::vector<std::string> out;
+  for (const auto& v : vs) out.push_back(variant_name(v));
+  return out;
+}
+// What the planner looks at: an sm_90 GPU with 227 KiB of opt-in shared memory.
+DeviceInfo fake_h100() {
+  DeviceInfo d;
+  d.name = "fake H100";
+  d.cc_major = 9;
+  d.smem_per_block_optin = 232448;
+  return d;
+}
+}  // namespace
+
+TEST_CASE("sm90 variant names round-trip and bad names say what is wrong", "[apps]") {
+  using V = Sm90Variant;
+  for (const V& v : {V{256, GemmOrientation::direct, 0}, V{512, GemmOrientation::swap, 0},
+                     V{256, GemmOrientation::direct, 32}, V{128, GemmOrientation::direct, 64}})
+    CHECK(parse_variant(variant_name(v)) == v);
+  CHECK(variant_name({256, GemmOrientation::direct, 32}) == "swath256_direct_kc32");
+  CHECK(variant_name({512, GemmOrientation::swap, 0}) == "swath512_swap");
+  const std::string form = "is not a configuration name (expected all, or names like swath256_direct";
+  for (const char* bad : {"swath256", "256_direct", "swath_direct", "swathX_swap", "swath256_direct_kc", "swath256_direct_32",
+                          "swath256_direct_kc32_s4", ""})
+    CHECK_APP_ERROR(parse_variant(bad), Errc::invalid_argument, "--sm90-configs: '" + std::string(bad) + "' " + form);
+  CHECK_APP_ERROR(parse_variant("swath300_swap"), Errc::invalid_argument,
+                  "--sm90-configs: 'swath300_swap' has swath 300; the kernel's swaths are 128, 256 and 512");
+  CHECK_APP_ERROR(parse_variant("swath256_sideways"), Errc::invalid_argument,
+                  "'swath256_sideways' has orientation 'sideways'; expected direct or swap");
+  CHECK_APP_ERROR(parse_variant("swath256_direct_kc48"), Errc::invalid_argument,
+                  "has k-chunk 48; the kernel's k-chunks are 16, 32 and 64");
+}
+
+TEST_CASE("sm90 configuration requests: all, or a list without duplicates", "[apps]") {
+  CHECK(parse_sm90_request("all").all);
+  CHECK(parse_sm90_request("all").variants.empty());
+  const Sm90Request r = parse_sm90_request("swath256_swap,swath512_swap,swath256_swap");
+  CHECK_FALSE(r.all);
+  CHECK(names(r.variants) == std::vector<std::string>{"swath256_swap", "swath512_swap"});
+  CHECK(Sm90Request{}.empty());
+  CHECK_APP_ERROR(parse_sm90_request("all,swath256_swap"), Errc::invalid_argument,
+                  "--sm90-configs: 'all' cannot be combined with named configurations");
+  CHECK_APP_ERROR(parse_sm90_request("swath256_swap,"), Errc::invalid_argument, "--sm90-configs: empty name");
+}
+
+TEST_CASE("valid variants come from the instantiated kernels of the case's shape", "[apps]") {
+  // f16, row-major B: the tuned configuration, the measured alternatives, and the tuned kernels
+  // of narrower blocks whose k-chunk divides C.
+  CHECK(names(valid_variants(square(16))) == std::vector<std::string>{"swath256_swap", "swath512_swap"});
+  CHECK(names(valid_variants(square(32))) ==
+        std::vector<std::string>{"swath256_swap", "swath512_swap_kc16", "swath512_swap"});
+  CHECK(names(valid_variants(square(64))) == std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32",
+                                                                      "swath256_direct", "swath256_swap"});
+  CHECK(names(valid_variants(square(128))) == std::vector<std::string>{"swath128_direct", "swath256_direct_kc16",
+                                                                       "swath256_direct_kc32", "swath256_direct"});
+  // bf16 and column-major B have the tuned configurations only.
+  CHECK(names(valid_variants(square(64, DType::bf16))) ==
+        std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32", "swath256_direct"});
+  CHECK(names(valid_variants(square(16, DType::f16, Layout::col_major))) == std::vector<std::string>{"swath512_swap"});
+  BenchCase odd = square(16);
+  odd.R = odd.C = 8;
+  CHECK(valid_variants(odd).empty());
+
+  // `all` keeps the default k-chunk; a list picks what each case has (kc64 on C = 64 is the default).
+  CHECK(names(requested_variants(parse_sm90_request("all"), square(64))) ==
+        std::vector<std::string>{"swath256_direct", "swath256_swap"});
+  const Sm90Request list = parse_sm90_request("swath256_swap,swath256_direct_kc64,swath128_direct");
+  CHECK(names(requested_variants(list, square(64))) == std::vector<std::string>{"swath256_swap", "swath256_direct"});
+  CHECK(names(requested_variants(list, square(128))) ==
+        std::vector<std::string>{"swath256_direct", "swath128_direct"});
+  CHECK(requested_variants(Sm90Request{}, square(64)).empty());
+}
+
+TEST_CASE("sm90 configuration requests are checked: a listed variant must fit some case of the run", "[apps]") {
+  CHECK_NOTHROW(check_sm90_request(parse_sm90_request("swath128_direct"), {square(64), square(128)}));
+  CHECK_APP_ERROR(check_sm90_request(parse_sm90_request("swath128_direct"), {square(64)}), Errc::invalid_argument,
+                  "--sm90-configs: swath128_direct is not instantiated for any case of this run (the case 1024^3 "
+                  "64x64 12.5% uniform f16 has: swath256_direct_kc16, swath256_direct_kc32, swath256_direct, "
+                  "swath256_swap)");
+  CHECK_APP_ERROR(check_sm90_request(parse_sm90_request("swath128_swap"), {square(64), square(128)}),
+                  Errc::invalid_argument, "swath128_swap is not instantiated for any case of this run (bsr_bench --list-systems");
+  BenchCase odd = square(16);
+  odd.R = odd.C = 8;
+  CHECK_APP_ERROR(check_sm90_request(parse_sm90_request("all"), {odd}), Errc::invalid_argument,
+                  "--sm90-configs all: no Hopper configuration is instantiated for any case of this run (the case "
+                  "1024^3 8x8 12.5% uniform f16 has: none)");
+  CHECK_NOTHROW(check_sm90_request(Sm90Request{}, {odd}));
+  const std::vector<std::string> all = all_variant_names();
+  CHECK(std::find(all.begin(), all.end(), "swath512_swap_kc16") != all.end());
+  CHECK(std::find(all.begin(), all.end(), "swath128_direct_kc64") != all.end());
+}
+
+TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H100)", "[apps]") {
+  const DeviceInfo h100 = fake_h100();
+  CHECK(sm90_plan_name(square(64), sm90_options(), h100) == "bsr_sm90_f16_r64c64_swath256_s5");
+  CHECK(sm90_plan_name(square(16), sm90_options({256, GemmOrientation::swap, 0}), h100) ==
+        "bsr_sm90_f16_r16c16_swath256_s8_swap");
+  CHECK(sm90_plan_name(square(128), sm90_options({256, GemmOrientation::direct, 32}), h100) ==
+        "bsr_sm90_f16_r128c128_swath256_s8_kc32");
+  CHECK(sm90_plan_name(square(64, DType::bf16, Layout::col_major), sm90_options(), h100) ==
+        "bsr_sm90_bf16_r64c64_swath256_s5_bcol");
+  CHECK_APP_ERROR(sm90_plan_name(square(64), sm90_options({512, GemmOrientation::swap, 0}), h100), Errc::unsupported,
+                  "no sm90 kernel is instantiated for bsr_sm90_f16_r64c64_swath512");
+  DeviceInfo a100 = h100;
+  a100.cc_major = 8;
+  CHECK_APP_ERROR(sm90_plan_name(square(64), sm90_options(), a100), Errc::unsupported, "the sm90 kernel needs sm_90");
+
+  // The probe: the tuned configuration (stages included) with copy_only.
+  Sm90Config tuned;
+  tuned.R = tuned.C = 64;
+  tuned.swath = 256;
+  tuned.stages = 5;
+  const GemmOptions probe = copy_probe_options(tuned);
+  CHECK(probe.copy_only);
+  CHECK(probe.kernel == GemmOptions::Choice::sm90);
+  CHECK(probe.stages == 5);
+  CHECK(sm90_plan_name(square(64), probe, h100) == "bsr_sm90_f16_r64c64_swath256_s5_copy");
+  Sm90Config small = tuned;
+  small.R = small.C = 16;
+  small.swath = 512;
+  small.stages = 8;
+  small.orientation = GemmOrientation::swap;
+  CHECK(sm90_plan_name(square(16), copy_probe_options(small), h100) == "bsr_sm90_f16_r16c16_swath512_s8_swap_copy");
+  // No copy-only kernel for 16x64 blocks: the case falls back to the L2 model (the record says why).
+  BenchCase wide = square(16);
+  wide.C = 64;
+  Sm90Config wide_tuned = small;
+  wide_tuned.C = 64;
+  CHECK_APP_ERROR(sm90_plan_name(wide, copy_probe_options(wide_tuned), h100), Errc::unsupported,
+                  "no sm90 kernel is instantiated for bsr_sm90_f16_r16c64_swath512_s8_swap_copy");
+}
