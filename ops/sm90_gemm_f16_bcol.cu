@@ -5,7 +5,7 @@ namespace bsrflow::sm90 {
 
 std::span<const KernelEntry> kernels_f16_bcol() {
 #define X(R, KC, SW, SWAP, COPY) make_entry<__half, R, KC, SW, SWAP, true, COPY>(),
-  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X)};
+  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X) BSRFLOW_SM90_TUNED_PROBES(X)};
 #undef X
   return table;
 }

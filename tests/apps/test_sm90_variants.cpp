@@ -142,11 +142,17 @@ TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H1
   small.stages = 8;
   small.orientation = GemmOrientation::swap;
   CHECK(sm90_plan_name(square(16), copy_probe_options(small), h100) == "bsr_sm90_f16_r16c16_swath512_s8_swap_copy");
-  // No copy-only kernel for 16x64 blocks: the case falls back to the L2 model (the record says why).
+  // Non-square blocks have their probe too (every tuned configuration has one).
   BenchCase wide = square(16);
   wide.C = 64;
   Sm90Config wide_tuned = small;
   wide_tuned.C = 64;
-  CHECK_APP_ERROR(sm90_plan_name(wide, copy_probe_options(wide_tuned), h100), Errc::unsupported,
-                  "no sm90 kernel is instantiated for bsr_sm90_f16_r16c64_swath512_s8_swap_copy");
+  wide_tuned.stages = 3;
+  CHECK(sm90_plan_name(wide, copy_probe_options(wide_tuned), h100) == "bsr_sm90_f16_r16c64_swath512_s3_swap_copy");
+  // A configuration outside the tuned list has none: that case would fall back to the L2 model.
+  Sm90Config untuned = tuned;
+  untuned.swath = 128;
+  untuned.stages = 4;
+  CHECK_APP_ERROR(sm90_plan_name(square(64), copy_probe_options(untuned), h100), Errc::unsupported,
+                  "no sm90 kernel is instantiated for bsr_sm90_f16_r64c64_swath128_s4_copy");
 }
