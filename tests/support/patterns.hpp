@@ -154,6 +154,14 @@ HostDense<T> random_dense(int rows, int cols, Layout layout, std::uint32_t seed,
   return d;
 }
 
+// n elements of 0xFF bytes (NaN for the floating-point types): the poison outputs start as.
+template <class T>
+std::vector<T> poisoned(std::size_t n) {
+  std::vector<T> v(n);
+  if (n > 0) std::memset(static_cast<void*>(v.data()), 0xFF, n * sizeof(T));
+  return v;
+}
+
 // Bitwise equality of two value arrays (distinguishes -0.0 from 0.0 and compares NaN payloads).
 template <class T>
 bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
