@@ -27,22 +27,6 @@ using test::GuardedVector;
 
 namespace {
 
-template <class T>
-std::vector<T> int_vector(std::size_t n, std::uint32_t seed, int range = 4) {
-  std::mt19937 rng(seed);
-  std::vector<T> v(n);
-  for (auto& e : v) e = test::int_value<T>(rng, range);
-  return v;
-}
-
-template <class T>
-std::vector<T> real_vector(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<T> v(n);
-  for (auto& e : v) e = test::real_value<T>(rng);
-  return v;
-}
-
 // A device scalar holding `v` (kept alive by the returned buffer).
 template <class T>
 DeviceBuffer<T> device_scalar(T v, cudaStream_t stream) {
@@ -111,7 +95,7 @@ TEMPLATE_TEST_CASE("axpy, xpby and axpby are exact at every size and alignment",
   const Op op = GENERATE(Op::axpy, Op::xpby, Op::axpby);
   CAPTURE(n, misalign_x, misalign_y, device_scalars, static_cast<int>(op));
 
-  const std::vector<T> x = int_vector<T>(n, 1), y = int_vector<T>(n, 2);
+  const std::vector<T> x = test::int_values<T>(n, 1), y = test::int_values<T>(n, 2);
   GuardedVector<T> dx(x, misalign_x, stream), dy(y, misalign_y, stream);
   // misalign 0 must really exercise the 16-byte path (DeviceBuffer memory is 256-byte aligned).
   CHECK((reinterpret_cast<std::uintptr_t>(dx.data()) % 16 == 0) == (misalign_x == 0));
@@ -134,7 +118,7 @@ TEMPLATE_TEST_CASE("axpby over many grid-stride trips", "[ops][gpu]", float, dou
   Stream stream;
   const std::size_t n = 9'000'001;  // > 4 units x 256 threads x 4 blocks x 132 SMs per trip, several trips
   const int misalign = GENERATE(0, 1);
-  const std::vector<T> x = int_vector<T>(n, 3), y = int_vector<T>(n, 4);
+  const std::vector<T> x = test::int_values<T>(n, 3), y = test::int_values<T>(n, 4);
   GuardedVector<T> dx(x, misalign, stream), dy(y, 0, stream);
   axpby<T>(static_cast<std::int64_t>(n), scalar(T(-1)), dx.data(), scalar(T(2)), dy.data(), stream);
   CHECK(test::bitwise_equal(dy.storage(stream), dy.expected_storage(expected_axpby(Op::axpby, x, y, -1, 2))));
@@ -146,7 +130,7 @@ TEMPLATE_TEST_CASE("axpby does not read y when b is 0", "[ops][gpu]", float, dou
   Stream stream;
   const std::size_t n = GENERATE(1, 5, 1029);
   const bool device_zero = GENERATE(false, true);
-  const std::vector<T> x = int_vector<T>(n, 5);
+  const std::vector<T> x = test::int_values<T>(n, 5);
   GuardedVector<T> dx(x, 0, stream), dy(test::poisoned<T>(n), 0, stream);  // y is NaN
   const DeviceBuffer<T> zero = device_scalar(T(0), stream);
   axpby<T>(static_cast<std::int64_t>(n), scalar(T(2)), dx.data(), device_zero ? scalar_at(zero.data()) : scalar(T(0)),
@@ -163,7 +147,7 @@ TEMPLATE_TEST_CASE("dot and nrm2 are exact on integer data and independent of al
   const int misalign_y = GENERATE(0, 1);
   CAPTURE(n, misalign_x, misalign_y);
   // Range 2: |sum| <= 4 * 3M < 2^24, so every partial sum is an exact f32 integer.
-  const std::vector<T> x = int_vector<T>(n, 6, 2), y = int_vector<T>(n, 7, 2);
+  const std::vector<T> x = test::int_values<T>(n, 6, 2), y = test::int_values<T>(n, 7, 2);
   double dot_ref = 0, sq_ref = 0;
   for (std::size_t i = 0; i < n; ++i) {
     dot_ref += static_cast<double>(x[i]) * y[i];
@@ -190,7 +174,7 @@ TEMPLATE_TEST_CASE("dot and nrm2 with a workspace smaller than the preferred gri
   Stream stream;
   const std::size_t n = 100'003;
   const int max_blocks = GENERATE(1, 3);  // the grid is capped at the workspace
-  const std::vector<T> x = int_vector<T>(n, 8, 2), y = int_vector<T>(n, 9, 2);
+  const std::vector<T> x = test::int_values<T>(n, 8, 2), y = test::int_values<T>(n, 9, 2);
   double dot_ref = 0;
   for (std::size_t i = 0; i < n; ++i) dot_ref += static_cast<double>(x[i]) * y[i];
   GuardedVector<T> dx(x, 0, stream), dy(y, 0, stream);
@@ -209,7 +193,7 @@ TEMPLATE_TEST_CASE("dot on real data: within bounds, bitwise reproducible, align
   using T = TestType;
   Stream stream;
   const std::size_t n = GENERATE(777, 3'000'001);
-  const std::vector<T> x = real_vector<T>(n, 10), y = real_vector<T>(n, 11);
+  const std::vector<T> x = test::real_values<T>(n, 10), y = test::real_values<T>(n, 11);
   double ref = 0, abs_sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
     ref += static_cast<double>(x[i]) * y[i];
@@ -258,7 +242,7 @@ TEMPLATE_TEST_CASE("a KernelLaunch with device scalars reads them at every launc
   using T = TestType;
   Stream stream;
   const std::size_t n = 1001;
-  const std::vector<T> x = int_vector<T>(n, 12), y = int_vector<T>(n, 13);
+  const std::vector<T> x = test::int_values<T>(n, 12), y = test::int_values<T>(n, 13);
   GuardedVector<T> dx(x, 0, stream), dy(y, 0, stream);
   DeviceBuffer<T> alpha = device_scalar(T(2), stream);
   const KernelLaunch k = axpy_launch<T>(static_cast<std::int64_t>(n), scalar_at(alpha.data()), dx.data(), dy.data());
@@ -276,7 +260,7 @@ TEMPLATE_TEST_CASE("vector ops are capturable into a CUDA graph and replay with 
   using T = TestType;
   Stream stream;
   const std::size_t n = 5000;
-  const std::vector<T> x = int_vector<T>(n, 14, 2), y = int_vector<T>(n, 15, 2);
+  const std::vector<T> x = test::int_values<T>(n, 14, 2), y = test::int_values<T>(n, 15, 2);
   GuardedVector<T> dx(x, 0, stream), dy(y, 0, stream);
   DeviceBuffer<T> alpha = device_scalar(T(1), stream);
   ReduceScratch<T> scratch(reduce_grid_blocks(static_cast<std::int64_t>(n)), 1, stream);
