@@ -15,7 +15,9 @@ std::string shape(std::int64_t rows, std::int64_t cols) { return str(rows) + " x
 // Ceil division in 64 bits: rows + R - 1 can pass INT_MAX.
 std::int64_t blocks_along(std::int64_t extent, std::int64_t block) { return (extent + block - 1) / block; }
 
-void check_bsr(const GemmBsrOperand& A) {
+}  // namespace
+
+void check_bsr_operand(const GemmBsrOperand& A) {
   BSRFLOW_REQUIRE(A.R > 0 && A.C > 0, Errc::invalid_argument,
                   "A has block shape " + shape(A.R, A.C) + "; R and C must be positive");
   BSRFLOW_REQUIRE(A.rows >= 0 && A.cols >= 0, Errc::invalid_argument,
@@ -35,6 +37,8 @@ void check_bsr(const GemmBsrOperand& A) {
                   "A.values is null but A stores " + str(A.nnzb) + " blocks");
 }
 
+namespace {
+
 // `name` is "B" or "C", `ld_name` "ldb" or "ldc" as in BLAS.
 void check_dense_storage(const GemmDenseOperand& D, const char* name, const std::string& ld_name) {
   BSRFLOW_REQUIRE(D.ld >= 0, Errc::invalid_argument, ld_name + " (" + str(D.ld) + ") is negative");
@@ -52,7 +56,7 @@ void check_dense_storage(const GemmDenseOperand& D, const char* name, const std:
 }  // namespace
 
 void check_gemm_operands(const GemmBsrOperand& A, const GemmDenseOperand& B, const GemmDenseOperand& C) {
-  check_bsr(A);
+  check_bsr_operand(A);
 
   BSRFLOW_REQUIRE(B.rows >= 0 && B.cols >= 0, Errc::invalid_argument,
                   "B is " + shape(B.rows, B.cols) + "; dimensions must not be negative");

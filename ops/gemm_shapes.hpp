@@ -53,6 +53,10 @@ struct GemmDenseOperand {
 
 void check_gemm_operands(const GemmBsrOperand& A, const GemmDenseOperand& B, const GemmDenseOperand& C);
 
+// The checks of A alone (the "A:" messages above), first in check_gemm_operands; SpMV's entry
+// points use them too.
+void check_bsr_operand(const GemmBsrOperand& A);
+
 template <class TA>
 GemmBsrOperand gemm_operand(const BsrView<TA>& A) {
   return {A.rows, A.cols, A.R, A.C, A.nnzb, A.row_ptr, A.col_idx, A.values};

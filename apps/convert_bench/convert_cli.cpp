@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "bsrflow/apps/common/cli_common.hpp"
-#include "bsrflow/apps/convert_bench/poisson.hpp"
+#include "bsrflow/apps/common/poisson.hpp"
 #include "bsrflow/core/error.hpp"
 
 namespace bsrflow::bench {

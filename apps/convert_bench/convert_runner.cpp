@@ -12,7 +12,7 @@
 #include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/apps/common/markdown.hpp"
 #include "bsrflow/apps/common/timing.hpp"
-#include "bsrflow/apps/convert_bench/poisson.hpp"
+#include "bsrflow/apps/common/poisson.hpp"
 #include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/core/stream.hpp"

@@ -5,44 +5,9 @@
 #include "app_test_helpers.hpp"
 #include "bsrflow/apps/convert_bench/convert_cli.hpp"
 #include "bsrflow/apps/convert_bench/convert_runner.hpp"
-#include "bsrflow/apps/convert_bench/poisson.hpp"
 
 using namespace bsrflow;
 using namespace bsrflow::bench;
-
-TEST_CASE("Poisson 7-point matrix: structure and values", "[apps]") {
-  const HostCsr<double> a = poisson3d_csr<double>(4);
-  CHECK(a.rows == 64);
-  CHECK(a.cols == 64);
-  CHECK(a.nnz() == poisson3d_nnz(4));
-  CHECK(poisson3d_nnz(4) == 7 * 64 - 6 * 16);
-  CHECK(poisson3d_nnz(128) == 14581760);
-  for (int r = 0; r < a.rows; ++r) {
-    double sum = 0;
-    int diagonal = 0;
-    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      if (k > a.row_ptr[r]) REQUIRE(a.col_idx[k - 1] < a.col_idx[k]);  // sorted
-      if (a.col_idx[k] == r) {
-        CHECK(a.values[k] == 6.0);
-        ++diagonal;
-      } else {
-        CHECK(a.values[k] == -1.0);
-      }
-      sum += a.values[k];
-    }
-    CHECK(diagonal == 1);
-    // Interior rows sum to 0; a boundary row loses one -1 per missing neighbour.
-    const int x = r % 4, y = r / 4 % 4, z = r / 16;
-    const int missing = (x == 0) + (x == 3) + (y == 0) + (y == 3) + (z == 0) + (z == 3);
-    CHECK(sum == missing);
-  }
-  // Row 0 = corner (0,0,0): itself, +x, +y, +z.
-  CHECK(std::vector<int>(a.col_idx.begin(), a.col_idx.begin() + a.row_ptr[1]) == std::vector<int>{0, 1, 4, 16});
-  const HostCsr<__half> h = poisson3d_csr<__half>(2);
-  CHECK(to_double(h.values[0]) == 6.0);
-  CHECK_APP_ERROR(poisson3d_csr<float>(0), Errc::invalid_argument, "--grid must be positive (got 0)");
-  CHECK_APP_ERROR(poisson3d_csr<float>(1000), Errc::invalid_argument, "int32 indices allow fewer than 2^31");
-}
 
 namespace {
 ConvertOptions parse(std::vector<std::string> args) {

@@ -186,12 +186,7 @@ Problem<TIn, TOut> real_problem(const Shape& s, Pattern p, std::uint32_t seed) {
 
 // ---- Running ------------------------------------------------------------------------------
 
-template <class T>
-std::vector<T> poisoned(std::size_t n) {
-  std::vector<T> v(n);
-  if (n > 0) std::memset(static_cast<void*>(v.data()), 0xFF, n * sizeof(T));
-  return v;
-}
+using test::poisoned;
 
 // `data` followed by `tail` poisoned (0xFF, NaN) elements.
 template <class T>

@@ -35,6 +35,24 @@ T real_value(std::mt19937& rng) {
   return from_double<T>(dist(rng));
 }
 
+// n integer values in [-range, range] \ {0}.
+template <class T>
+std::vector<T> int_values(std::size_t n, std::uint32_t seed, int range = 4) {
+  std::mt19937 rng(seed);
+  std::vector<T> v(n);
+  for (auto& e : v) e = int_value<T>(rng, range);
+  return v;
+}
+
+// n real values in [-1, 1).
+template <class T>
+std::vector<T> real_values(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<T> v(n);
+  for (auto& e : v) e = real_value<T>(rng);
+  return v;
+}
+
 // Sorted unique column sets per row -> CSR with integer values.
 template <class T>
 HostCsr<T> csr_from_rows(int rows, int cols, const std::vector<std::vector<int>>& row_cols, std::mt19937& rng,
@@ -152,6 +170,14 @@ HostDense<T> random_dense(int rows, int cols, Layout layout, std::uint32_t seed,
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j) d(i, j) = zero(rng) ? from_double<T>(0.0) : int_value<T>(rng, range);
   return d;
+}
+
+// n elements of 0xFF bytes (NaN for the floating-point types): the poison outputs start as.
+template <class T>
+std::vector<T> poisoned(std::size_t n) {
+  std::vector<T> v(n);
+  if (n > 0) std::memset(static_cast<void*>(v.data()), 0xFF, n * sizeof(T));
+  return v;
 }
 
 // Bitwise equality of two value arrays (distinguishes -0.0 from 0.0 and compares NaN payloads).

@@ -1,0 +1,160 @@
+// plan_spmv (checks, device validation, partition) and SpmvPlan::launch (checks, params,
+// kernel choice), with the kernel instantiations: f32 and f64 x 4 / 8 / 16 items per thread.
+#include "bsrflow/ops/spmv.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/formats/validate.hpp"
+#include "bsrflow/ops/gemm_shapes.hpp"
+#include "bsrflow/ops/spmv_kernel.cuh"
+#include "bsrflow/ops/spmv_partition.hpp"
+#include "bsrflow/ops/tuning_spmv.hpp"
+
+namespace bsrflow {
+
+namespace {
+
+namespace sd = spmv_detail;
+namespace tuning = spmv_tuning;
+
+std::string describe_pattern(int rows, int cols, int R, int C, std::int64_t nnzb) {
+  return std::to_string(rows) + " x " + std::to_string(cols) + ", " + std::to_string(R) + " x " + std::to_string(C) +
+         " blocks, nnzb " + std::to_string(nnzb);
+}
+
+// Any non-null stand-in for the values of a pattern-only view (never dereferenced).
+const void* placeholder() {
+  static const double byte = 0;
+  return &byte;
+}
+
+SpmvConfig make_config(DType dtype, int R, int C, const SpmvOptions& options) {
+  const int items = options.items_per_thread;
+  BSRFLOW_REQUIRE(items == 0 || std::find(std::begin(tuning::kSupportedItems), std::end(tuning::kSupportedItems), items) !=
+                                    std::end(tuning::kSupportedItems),
+                  Errc::invalid_argument,
+                  "SpmvOptions: items_per_thread " + std::to_string(items) + " is not one of 0 (default), 4, 8, 16");
+  BSRFLOW_REQUIRE(options.max_rows_per_cta >= 0 && options.max_rows_per_cta <= tuning::kMaxRowsPerCta,
+                  Errc::invalid_argument,
+                  "SpmvOptions: max_rows_per_cta (" + std::to_string(options.max_rows_per_cta) + ") must be in [0, " +
+                      std::to_string(tuning::kMaxRowsPerCta) + "]");
+  SpmvConfig config;
+  config.dtype = dtype;
+  config.R = R;
+  config.C = C;
+  config.threads = tuning::kThreads;
+  config.items_per_thread = items > 0 ? items : tuning::kDefaultItemsPerThread;
+  const int max_rows = options.max_rows_per_cta > 0 ? options.max_rows_per_cta : tuning::kDefaultMaxRowsPerCta;
+  config.max_block_rows_per_cta = std::max(1, max_rows / R);
+  return config;
+}
+
+template <class T, int kItems>
+KernelLaunch make_launch(const sd::Params<T>& p) {
+  return KernelLaunch(sd::spmv_kernel<T, tuning::kThreads, kItems>, dim3(static_cast<unsigned>(std::max(p.groups, 1))),
+                      dim3(tuning::kThreads), 0, p);
+}
+
+}  // namespace
+
+std::string spmv_kernel_name(const SpmvConfig& c) {
+  return "spmv_" + std::string(dtype_name(c.dtype)) + "_r" + std::to_string(c.R) + "c" + std::to_string(c.C) + "_t" +
+         std::to_string(c.threads) + "i" + std::to_string(c.items_per_thread) + "_br" +
+         std::to_string(c.max_block_rows_per_cta);
+}
+
+template <class T>
+SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOptions& options) {
+  GemmBsrOperand shape = gemm_operand(A);
+  if (shape.values == nullptr) shape.values = placeholder();  // a pattern: values are not needed yet
+  check_bsr_operand(shape);
+  BSRFLOW_REQUIRE(A.R <= tuning::kMaxBlockDim && A.C <= tuning::kMaxBlockDim, Errc::unsupported,
+                  "spmv: block shape " + std::to_string(A.R) + " x " + std::to_string(A.C) +
+                      " is not supported (1 <= R, C <= 8)");
+  SpmvPlan plan;
+  plan.config_ = make_config(dtype_of_v<T>, A.R, A.C, options);
+  plan.rows_ = A.rows;
+  plan.cols_ = A.cols;
+  plan.nnzb_ = A.nnzb;
+
+  // The structure on the device (first violation, in the user's terms), then row_ptr here. An
+  // empty matrix has nothing to check or read (its row_ptr may be null).
+  const int block_rows = A.block_rows();
+  if (block_rows > 0) validate(A, stream);
+  std::vector<int> row_ptr(static_cast<std::size_t>(block_rows) + 1, 0);
+  if (block_rows > 0) {
+    BSRFLOW_CUDA(cudaMemcpyAsync(row_ptr.data(), A.row_ptr, row_ptr.size() * sizeof(int), cudaMemcpyDeviceToHost, stream));
+    BSRFLOW_CUDA(cudaStreamSynchronize(stream));
+  }
+  const SpmvPartition part =
+      partition_block_rows(row_ptr, A.R * A.C, plan.config_.capacity(), plan.config_.max_block_rows_per_cta);
+  plan.groups_ = part.groups();
+  plan.long_rows_ = part.long_rows;
+  plan.group_start_ = DeviceBuffer<int>::from_host(part.group_start, stream);
+  return plan;
+}
+
+template <class T>
+KernelLaunch SpmvPlan::launch(BsrView<const T> A, const T* x, T* y, ScalarArg<T> alpha, ScalarArg<T> beta,
+                              SpmvDot<T> dot) const {
+  BSRFLOW_REQUIRE(!empty(), Errc::invalid_argument, "spmv: the plan is empty (default-constructed)");
+  BSRFLOW_REQUIRE(config_.dtype == dtype_of_v<T>, Errc::invalid_argument,
+                  "spmv: the plan was made for " + std::string(dtype_name(config_.dtype)) + ", called with " +
+                      std::string(dtype_name(dtype_of_v<T>)));
+  BSRFLOW_REQUIRE(A.rows == rows_ && A.cols == cols_ && A.R == config_.R && A.C == config_.C && A.nnzb == nnzb_,
+                  Errc::invalid_argument,
+                  "spmv: A (" + describe_pattern(A.rows, A.cols, A.R, A.C, A.nnzb) +
+                      ") does not match the plan's pattern (" +
+                      describe_pattern(rows_, cols_, config_.R, config_.C, nnzb_) + ")");
+  check_bsr_operand(gemm_operand(A));
+  BSRFLOW_REQUIRE(A.cols == 0 || x != nullptr, Errc::invalid_argument,
+                  "spmv: x is null but A has " + std::to_string(A.cols) + " columns");
+  BSRFLOW_REQUIRE(A.rows == 0 || y != nullptr, Errc::invalid_argument,
+                  "spmv: y is null but A has " + std::to_string(A.rows) + " rows");
+  if (dot.result != nullptr) {
+    BSRFLOW_REQUIRE(A.rows == 0 || dot.w != nullptr, Errc::invalid_argument,
+                    "spmv: dot.w is null but A has " + std::to_string(A.rows) + " rows");
+    check_reduce_workspace(dot.ws, grid_blocks(), 1, "spmv dot");
+  }
+
+  sd::Params<T> p;
+  p.rows = A.rows;
+  p.cols = A.cols;
+  p.R = A.R;
+  p.C = A.C;
+  p.block_size = A.R * A.C;
+  p.div_block_size = detail::FastDiv(static_cast<std::uint32_t>(p.block_size));
+  p.div_C = detail::FastDiv(static_cast<std::uint32_t>(A.C));
+  p.div_R = detail::FastDiv(static_cast<std::uint32_t>(A.R));
+  p.groups = groups_;
+  p.group_start = group_start_.data();
+  p.row_ptr = A.row_ptr;
+  p.col_idx = A.col_idx;
+  p.values = A.values;
+  p.x = x;
+  p.y = y;
+  p.alpha = alpha;
+  p.beta = beta;
+  p.dot_w = dot.w;
+  p.dot_result = dot.result;
+  p.dot_ws = dot.ws;
+  switch (config_.items_per_thread) {
+    case 4: return make_launch<T, 4>(p);
+    case 16: return make_launch<T, 16>(p);
+    default: return make_launch<T, 8>(p);  // plan_spmv admits only 4, 8, 16
+  }
+}
+
+#define BSRFLOW_INSTANTIATE_SPMV(T)                                                                               \
+  template SpmvPlan plan_spmv<T>(const BsrView<const T>&, cudaStream_t, const SpmvOptions&);                     \
+  template KernelLaunch SpmvPlan::launch<T>(BsrView<const T>, const T*, T*, ScalarArg<T>, ScalarArg<T>, SpmvDot<T>) \
+      const;
+
+BSRFLOW_INSTANTIATE_SPMV(float)
+BSRFLOW_INSTANTIATE_SPMV(double)
+#undef BSRFLOW_INSTANTIATE_SPMV
+
+}  // namespace bsrflow

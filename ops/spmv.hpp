@@ -1,0 +1,145 @@
+// Plan-then-run BSR SpMV, f32 and f64, any block R x C with 1 <= R, C <= 8 (1 x 1 is CSR):
+//
+//   y = alpha * A x + beta * y          (y is not read when beta is 0)
+//   optionally, in the same kernel: *dot.result = dot.w . y_out   (CG's p . Ap with w = p)
+//
+//   SpmvPlan plan = plan_spmv(A.view(), stream);               // once per pattern
+//   plan.run(A.view(), x, y, scalar(1.0), scalar(0.0), stream); // many times
+//
+// Kernel (spmv_kernel.cuh): CSR-stream over block rows. plan_spmv cuts the block rows into
+// groups of consecutive block rows whose values fit one CTA's shared memory (256 threads x
+// items_per_thread values) and whose element rows are at most max_rows_per_cta; each CTA streams
+// its group's values, block columns and x (read-only path) with coalesced loads into shared
+// memory as products, then reduces each row with a team of 1 to 32 lanes sized to the group
+// (a group of few long rows gets wide teams; many short rows get one lane each). A block row
+// longer than one CTA's capacity gets a CTA of its own that loops over it and reduces with the
+// whole block. So a long row never serialises onto one thread; the longest row does bound one
+// CTA's time (no row is split across CTAs).
+//
+// Contract details:
+//  - plan_spmv validates the structure on the device (formats/validate.hpp; Errc::invalid_structure
+//    with the first violation), reads row_ptr back and builds the partition: it allocates and
+//    synchronises `stream`, so it cannot run inside stream capture (Errc::capture).
+//  - launch() / run() do no allocation, no synchronisation and no host work proportional to the
+//    matrix: safe inside stream capture. The plan is bound to A's pattern (row_ptr / col_idx
+//    contents, which run() does not re-read on the host) and checks only that A has the plan's
+//    shape, block shape and nnzb; values and the pointers may change between runs.
+//  - Row padding: rows / cols need not be multiples of R / C. x has `cols` entries and y `rows`;
+//    padding entries of A (zero by the format) are skipped, never multiplied with x.
+//  - A block column outside [0, block cols) (a structure that was not validated) contributes
+//    nothing instead of reading outside x.
+//  - Arithmetic in T: each product rounded, products of a row added per lane in block order then
+//    column order, lanes combined by a fixed butterfly (or cub::BlockReduce for a long row), then
+//    y_out = alpha * sum (+ beta * y by fma). Deterministic: the same plan gives bitwise the same
+//    y and dot run to run. The fused dot sums w_i * y_out_i per thread in a fixed order, then
+//    grid_sum over the plan's grid_blocks() CTAs.
+//  - Scalars (alpha, beta) are ScalarArg: host values or device pointers read at run time;
+//    "beta is 0" is decided on the device for both.
+//  - y must not overlap x, A or w (not checked).
+//
+// Errors (first failing check wins):
+//   plan_spmv: A's shape checks (gemm_shapes.hpp: "A has block shape 0 x 4; R and C must be
+//   positive", "A.row_ptr is null but A has 4 block rows", ...; values may be null in a pattern);
+//   Errc::unsupported "spmv: block shape 9 x 3 is not supported (1 <= R, C <= 8)";
+//   SpmvOptions: "SpmvOptions: items_per_thread 5 is not one of 0 (default), 4, 8, 16",
+//   "SpmvOptions: max_rows_per_cta (-1) must be in [0, 65536]"; then the structure (not for an
+//   empty matrix, which has none).
+//   launch / run, Errc::invalid_argument: "spmv: the plan is empty (default-constructed)",
+//   "spmv: the plan was made for f64, called with f32", "spmv: A (10 x 12, 3 x 3 blocks, nnzb 40)
+//   does not match the plan's pattern (10 x 12, 3 x 3 blocks, nnzb 41)", A's null pointers as
+//   above, "spmv: x is null but A has 12 columns", "spmv: y is null but A has 10 rows",
+//   "spmv: dot.w is null but A has 10 rows", and for the dot's workspace the messages of
+//   check_reduce_workspace with "spmv dot" ("spmv dot: the grid has 40 blocks but the reduce
+//   workspace serves at most 32").
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/dtype.hpp"
+#include "bsrflow/core/kernel_launch.hpp"
+#include "bsrflow/formats/bsr.hpp"
+#include "bsrflow/ops/reduce_workspace.hpp"
+#include "bsrflow/ops/scalar_arg.hpp"
+
+namespace bsrflow {
+
+// The optional fused dot: when result != nullptr, *result = w . y_out (w has A.rows entries;
+// result in device memory). ws must serve plan.grid_blocks() blocks of width 1:
+//   ReduceScratch<double> scratch(plan.grid_blocks(), 1, stream);
+template <class T>
+struct SpmvDot {
+  const T* w = nullptr;
+  T* result = nullptr;
+  ReduceWorkspace<T> ws{};
+};
+
+// Knobs for trying variants; 0 means the tuned default (tuning_spmv.hpp).
+struct SpmvOptions {
+  int items_per_thread = 0;  // values each of the 256 threads streams per CTA: 4, 8 or 16
+  int max_rows_per_cta = 0;  // element rows one CTA reduces (rounded down to whole block rows, >= 1 block row)
+};
+
+// The configuration a plan runs; name() is derived from it.
+struct SpmvConfig {
+  DType dtype = DType::f64;
+  int R = 1;
+  int C = 1;
+  int threads = 256;
+  int items_per_thread = 8;
+  int max_block_rows_per_cta = 256;  // = max(1, max_rows_per_cta / R)
+  int capacity() const { return threads * items_per_thread; }  // values per CTA in the streamed mode
+};
+
+// e.g. "spmv_f64_r3c3_t256i8_br85"
+std::string spmv_kernel_name(const SpmvConfig& config);
+
+class SpmvPlan;
+
+// A_pattern: shape, block shape, nnzb and device row_ptr / col_idx (values may be null). T is
+// float or double. See the header comment for what it checks and costs.
+template <class T>
+SpmvPlan plan_spmv(const BsrView<const T>& A_pattern, cudaStream_t stream, const SpmvOptions& options = {});
+
+class SpmvPlan {
+ public:
+  SpmvPlan() = default;
+
+  template <class T>
+  KernelLaunch launch(BsrView<const T> A, const T* x, T* y, ScalarArg<T> alpha, ScalarArg<T> beta,
+                      SpmvDot<T> dot = {}) const;
+
+  template <class T>
+  void run(BsrView<const T> A, const T* x, T* y, ScalarArg<T> alpha, ScalarArg<T> beta, cudaStream_t stream,
+           SpmvDot<T> dot = {}) const {
+    launch<T>(A, x, y, alpha, beta, dot).launch(stream);
+  }
+
+  bool empty() const noexcept { return groups_ < 0; }
+  std::string name() const { return spmv_kernel_name(config_); }
+  const SpmvConfig& config() const noexcept { return config_; }
+  // CTAs of every launch (>= 1): what a fused dot's workspace must serve.
+  int grid_blocks() const noexcept { return groups_ > 0 ? groups_ : 1; }
+  // Block rows longer than one CTA's capacity (each gets a CTA of its own).
+  int long_rows() const noexcept { return long_rows_; }
+  // Device memory the plan holds (the partition: one int per CTA + 1).
+  std::size_t workspace_bytes() const noexcept { return group_start_.bytes(); }
+
+ private:
+  template <class T>
+  friend SpmvPlan plan_spmv(const BsrView<const T>& A_pattern, cudaStream_t stream, const SpmvOptions& options);
+
+  SpmvConfig config_{};
+  int rows_ = 0;
+  int cols_ = 0;
+  std::int64_t nnzb_ = 0;
+  int groups_ = -1;  // -1: empty plan
+  int long_rows_ = 0;
+  DeviceBuffer<int> group_start_;  // (groups + 1) first block row of each CTA's group
+};
+
+}  // namespace bsrflow

@@ -1,0 +1,220 @@
+// SpMV host side without a GPU: the row partition, kernel names, the CPU reference SpMV, and
+// every argument error plan_spmv / launch report before touching the device.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "bsrflow/ops/cpu_spmv.hpp"
+#include "bsrflow/ops/spmv.hpp"
+#include "bsrflow/ops/spmv_partition.hpp"
+#include "support/expect_error.hpp"
+#include "support/patterns.hpp"
+
+using namespace bsrflow;
+
+namespace {
+
+std::vector<int> row_ptr_of(const std::vector<int>& lengths) {
+  std::vector<int> rp{0};
+  for (int len : lengths) rp.push_back(rp.back() + len);
+  return rp;
+}
+
+// Every partition invariant, for any input: contiguous cover; each group one long row or
+// within both limits; greedy (the next block row would have broken a limit).
+void check_partition(const SpmvPartition& part, const std::vector<int>& rp, int block_size, int capacity, int max_rows) {
+  const int block_rows = static_cast<int>(rp.size()) - 1;
+  REQUIRE(part.group_start.front() == 0);
+  REQUIRE(part.group_start.back() == block_rows);
+  int long_rows = 0;
+  std::int64_t max_values = 0;
+  for (int g = 0; g < part.groups(); ++g) {
+    const int b0 = part.group_start[g], b1 = part.group_start[g + 1];
+    REQUIRE(b1 > b0);
+    const std::int64_t values = static_cast<std::int64_t>(rp[b1] - rp[b0]) * block_size;
+    if (values > capacity) {
+      REQUIRE(b1 == b0 + 1);  // a long row is alone
+      ++long_rows;
+      continue;
+    }
+    REQUIRE(b1 - b0 <= max_rows);
+    max_values = std::max(max_values, values);
+    if (b1 < block_rows && b1 - b0 < max_rows) {  // greedy: the next row did not fit
+      const std::int64_t next = static_cast<std::int64_t>(rp[b1 + 1] - rp[b1]) * block_size;
+      CHECK(values + next > capacity);
+    }
+  }
+  CHECK(part.long_rows == long_rows);
+  CHECK(part.max_group_values == max_values);
+}
+
+}  // namespace
+
+TEST_CASE("SpMV partition: groups by capacity and row limit, long rows alone", "[ops]") {
+  SECTION("empty matrix: no groups") {
+    const SpmvPartition p = partition_block_rows(std::vector<int>{0}, 1, 2048, 256);
+    CHECK(p.groups() == 0);
+    CHECK(p.group_start == std::vector<int>{0});
+  }
+  SECTION("Poisson-like rows of 7: 256 rows per group (row limit), last group partial") {
+    const std::vector<int> rp = row_ptr_of(std::vector<int>(1000, 7));
+    const SpmvPartition p = partition_block_rows(rp, 1, 2048, 256);
+    CHECK(p.group_start == std::vector<int>{0, 256, 512, 768, 1000});
+    CHECK(p.long_rows == 0);
+    CHECK(p.max_group_values == 1792);
+    check_partition(p, rp, 1, 2048, 256);
+  }
+  SECTION("3x3 blocks, 7 per block row: 63 values each, 32 block rows per 2048") {
+    const std::vector<int> rp = row_ptr_of(std::vector<int>(100, 7));
+    const SpmvPartition p = partition_block_rows(rp, 9, 2048, 85);
+    CHECK(p.group_start == std::vector<int>{0, 32, 64, 96, 100});
+    CHECK(p.max_group_values == 2016);
+  }
+  SECTION("a row of exactly the capacity is streamed; one more value makes it long") {
+    const std::vector<int> rp = row_ptr_of({3, 2048, 2049, 1, 1});
+    const SpmvPartition p = partition_block_rows(rp, 1, 2048, 256);
+    CHECK(p.group_start == std::vector<int>{0, 1, 2, 3, 5});
+    CHECK(p.long_rows == 1);
+    check_partition(p, rp, 1, 2048, 256);
+  }
+  SECTION("runs of empty rows are cut by the row limit") {
+    const std::vector<int> rp = row_ptr_of(std::vector<int>(10, 0));
+    const SpmvPartition p = partition_block_rows(rp, 4, 16, 4);
+    CHECK(p.group_start == std::vector<int>{0, 4, 8, 10});
+    CHECK(p.max_group_values == 0);
+  }
+  SECTION("power-law rows, several capacities and limits") {
+    const HostCsr<float> csr = test::powerlaw_csr<float>(3000, 20000, 300000, 1.0, 42);
+    for (const int block_size : {1, 9, 64})
+      for (const int capacity : {1024, 2048, 4096})
+        for (const int max_rows : {1, 7, 256}) {
+          CAPTURE(block_size, capacity, max_rows);
+          const SpmvPartition p = partition_block_rows(csr.row_ptr, block_size, capacity, max_rows);
+          check_partition(p, csr.row_ptr, block_size, capacity, max_rows);
+          CHECK(p.long_rows > 0);
+        }
+  }
+}
+
+TEST_CASE("SpMV kernel names come from the configuration", "[ops]") {
+  SpmvConfig c;
+  c.dtype = DType::f64;
+  c.R = 3;
+  c.C = 3;
+  c.items_per_thread = 8;
+  c.max_block_rows_per_cta = 85;
+  CHECK(spmv_kernel_name(c) == "spmv_f64_r3c3_t256i8_br85");
+  c.dtype = DType::f32;
+  c.R = c.C = 1;
+  c.items_per_thread = 16;
+  c.max_block_rows_per_cta = 256;
+  CHECK(spmv_kernel_name(c) == "spmv_f32_r1c1_t256i16_br256");
+  CHECK(c.capacity() == 4096);
+}
+
+TEST_CASE("plan_spmv and launch reject bad arguments before touching the GPU", "[ops]") {
+  const int fake[4] = {0, 0, 0, 0};  // never dereferenced: every call below fails its checks first
+  BsrView<const double> A{6, 6, 3, 3, 0, fake, fake, nullptr};
+  {
+    BsrView<const double> bad = A;
+    bad.R = 0;
+    BSRFLOW_CHECK_ERROR(plan_spmv(bad, nullptr), Errc::invalid_argument,
+                        "A has block shape 0 x 3; R and C must be positive");
+  }
+  {
+    BsrView<const double> bad = A;
+    bad.rows = -6;
+    BSRFLOW_CHECK_ERROR(plan_spmv(bad, nullptr), Errc::invalid_argument,
+                        "A is -6 x 6; dimensions must not be negative");
+  }
+  {
+    BsrView<const double> bad = A;
+    bad.row_ptr = nullptr;
+    BSRFLOW_CHECK_ERROR(plan_spmv(bad, nullptr), Errc::invalid_argument,
+                        "A.row_ptr is null but A has 2 block rows");
+  }
+  {
+    BsrView<const double> bad = A;
+    bad.nnzb = 3;
+    bad.col_idx = nullptr;
+    BSRFLOW_CHECK_ERROR(plan_spmv(bad, nullptr), Errc::invalid_argument, "A.col_idx is null but A stores 3 blocks");
+  }
+  {
+    BsrView<const double> bad = A;
+    bad.nnzb = 5;
+    BSRFLOW_CHECK_ERROR(plan_spmv(bad, nullptr), Errc::invalid_structure,
+                        "A stores 5 blocks but has only 2 x 2 = 4 block positions");
+  }
+  {
+    BsrView<const float> wide{9, 18, 1, 9, 0, fake, fake, nullptr};
+    BSRFLOW_CHECK_ERROR(plan_spmv(wide, nullptr), Errc::unsupported,
+                        "spmv: block shape 1 x 9 is not supported (1 <= R, C <= 8)");
+  }
+  BSRFLOW_CHECK_ERROR(plan_spmv(A, nullptr, SpmvOptions{5, 0}), Errc::invalid_argument,
+                      "SpmvOptions: items_per_thread 5 is not one of 0 (default), 4, 8, 16");
+  BSRFLOW_CHECK_ERROR(plan_spmv(A, nullptr, SpmvOptions{0, -1}), Errc::invalid_argument,
+                      "SpmvOptions: max_rows_per_cta (-1) must be in [0, 65536]");
+  BSRFLOW_CHECK_ERROR(plan_spmv(A, nullptr, SpmvOptions{8, 70000}), Errc::invalid_argument,
+                      "SpmvOptions: max_rows_per_cta (70000) must be in [0, 65536]");
+
+  const SpmvPlan empty;
+  CHECK(empty.empty());
+  CHECK(empty.grid_blocks() == 1);
+  double y = 0;
+  BSRFLOW_CHECK_ERROR(empty.launch<double>(A, &y, &y, scalar(1.0), scalar(0.0)), Errc::invalid_argument,
+                      "spmv: the plan is empty (default-constructed)");
+}
+
+TEMPLATE_TEST_CASE("host::spmv: blocks, partial edges, alpha and beta", "[ops]", float, double) {
+  using T = TestType;
+  // 5 x 7 in 2 x 3 blocks: block rows {0-1, 2-3, 4}, block columns {0-2, 3-5, 6}.
+  HostBsr<T> A;
+  A.rows = 5;
+  A.cols = 7;
+  A.R = 2;
+  A.C = 3;
+  A.row_ptr = {0, 2, 2, 4};  // block row 1 empty
+  A.col_idx = {0, 2, 1, 2};
+  A.values.assign(4 * 6, T(0));
+  std::mt19937 rng(3);
+  for (int k = 0; k < 4; ++k)
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 3; ++c) {
+        const int row = (k < 2 ? 0 : 2) * 2 + r, col = A.col_idx[k] * 3 + c;
+        if (row < 5 && col < 7) A.at(k, r, c) = test::int_value<T>(rng);  // padding stays 0
+      }
+  const std::vector<T> x = {1, -2, 3, -1, 2, 4, -3};
+  std::vector<T> y = {5, 6, 7, 8, 9};
+  // Dense reference.
+  std::vector<double> want(5, 0.0);
+  for (int br = 0; br < 3; ++br)
+    for (int k = A.row_ptr[br]; k < A.row_ptr[br + 1]; ++k)
+      for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 3; ++c) {
+          const int row = br * 2 + r, col = A.col_idx[k] * 3 + c;
+          if (row < 5 && col < 7) want[row] += static_cast<double>(A.at(k, r, c)) * x[col];
+        }
+  const std::vector<double> got = host::spmv_f64(A, x, y, 2.0, -1.0);
+  for (int i = 0; i < 5; ++i) CHECK(got[i] == 2.0 * want[i] - static_cast<double>(y[i]));
+  CHECK(got[2] == -7.0);  // empty block row: beta * y only
+  CHECK(got[3] == -8.0);
+
+  std::vector<T> nan_y(5, std::numeric_limits<T>::quiet_NaN());
+  host::spmv(A, x, nan_y, 1.0, 0.0);  // beta == 0: y not read
+  for (int i = 0; i < 5; ++i) CHECK(nan_y[i] == static_cast<T>(want[i]));
+  CHECK(host::dot_f64(std::vector<T>{1, 2}, std::vector<T>{3, -4}) == -5.0);
+
+  BSRFLOW_CHECK_ERROR(host::spmv_f64(A, std::vector<T>(6), y, 1.0, 0.0), Errc::invalid_argument,
+                      "x has 6 entries, expected A.cols = 7");
+  BSRFLOW_CHECK_ERROR(host::spmv_f64(A, x, std::vector<T>(4), 1.0, 0.0), Errc::invalid_argument,
+                      "y has 4 entries, expected A.rows = 5");
+  BSRFLOW_CHECK_ERROR(host::dot_f64(std::vector<T>(3), std::vector<T>(4)), Errc::invalid_argument,
+                      "w has 3 entries, y has 4");
+  HostBsr<T> broken = A;
+  broken.col_idx[1] = 3;
+  BSRFLOW_CHECK_ERROR(host::spmv_f64(broken, x, y, 1.0, 0.0), Errc::invalid_structure,
+                      "block row 0: block column 3 out of range [0, 3)");
+}
