@@ -1,0 +1,291 @@
+// PcgSolver: owns the work vectors, the scalars, the preconditioner and the instantiated graph
+// of one solve; solve() re-points b and x by updating kernel nodes in place.
+#include "bsrflow/graph/pcg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/dtype.hpp"
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/graph/pcg_kernels.cuh"
+#include "bsrflow/ops/reduce_workspace.hpp"
+#include "bsrflow/ops/spmv.hpp"
+#include "bsrflow/ops/vector_ops.hpp"
+
+namespace bsrflow {
+
+using detail::PcgScalars;
+using detail::PcgVectors;
+
+template <class T>
+struct PcgSolver<T>::Impl {
+  PcgOptions options;
+  std::int64_t n = 0;
+  int kb = 1;                          // rows per thread block of the fused kernels (block-Jacobi: R)
+  BsrView<const T> A{};                // BSR path
+  std::unique_ptr<SpmvPlan> spmv;      // BSR path
+  LinearOperator<T> op;                // operator path
+  JacobiPreconditioner<T> jacobi;      // BSR path (owns the inverse)
+  JacobiApply<T> m;
+  DeviceBuffer<T> r, p, q, pq;
+  DeviceBuffer<PcgScalars> scalars;
+  ReduceScratch<double> reduce;        // the fused PCG kernels (one at a time)
+  ReduceScratch<T> dot_reduce;         // p.q (SpMV's fused dot, or the operator path's dot kernel)
+  LoopState state;
+  LoopState eager_state;  // solve_eager: words without a graph handle (no graph runs them)
+  TaskGraph graph{"pcg"};
+  GraphExec exec;
+  Task ax, init, apply_p, dot_pq, update, direction;
+  const T* b = nullptr;
+  T* x = nullptr;
+  bool bound = false;  // b / x are the caller's (not the build placeholders)
+
+  Impl(const PcgOptions& o, std::int64_t rows, cudaStream_t stream)
+      : options(o), n(rows), r(rows, stream), p(rows, stream), q(rows, stream), pq(1, stream), scalars(1, stream),
+        reduce(reduce_grid_blocks(rows), 3, stream), state(stream), eager_state(stream) {
+    BSRFLOW_REQUIRE(o.rtol >= 0 && o.atol >= 0, Errc::invalid_argument,
+                    "PCG: rtol and atol must be non-negative (got " + std::to_string(o.rtol) + ", " +
+                        std::to_string(o.atol) + ")");
+    scalars.fill_bytes(0, stream);
+  }
+
+  PcgVectors<T> vectors(LoopControl control) {
+    PcgVectors<T> v;
+    v.n = n;
+    v.b = b;
+    v.x = x;
+    v.r = r.data();
+    v.p = p.data();
+    v.q = q.data();
+    v.pq = pq.data();
+    v.s = scalars.data();
+    v.m = m;
+    v.ws = reduce.view();
+    v.loop = control;
+    v.rtol = options.rtol;
+    v.atol = options.atol;
+    return v;
+  }
+
+  template <int kB>
+  static KernelLaunch fused(void (*kernel)(PcgVectors<T>), const PcgVectors<T>& v) {
+    const std::int64_t blocks = (v.n + kB - 1) / kB;
+    const int grid = std::min<std::int64_t>(std::max<std::int64_t>((blocks + detail::kPcgThreads - 1) / detail::kPcgThreads, 1),
+                                            v.ws.max_blocks);
+    return KernelLaunch(kernel, dim3(grid), dim3(detail::kPcgThreads), 0, v);
+  }
+
+  // The three fused kernels for the block size kb.
+  struct FusedLaunches {
+    KernelLaunch init, update, direction;
+  };
+  template <int kB>
+  FusedLaunches launches_for(const PcgVectors<T>& v) {
+    return {fused<kB>(detail::pcg_init<kB, T>, v), fused<kB>(detail::pcg_update<kB, T>, v),
+            fused<kB>(detail::pcg_direction<kB, T>, v)};
+  }
+  FusedLaunches launches(LoopControl control) {
+    const PcgVectors<T> v = vectors(control);
+    switch (kb) {
+      case 1: return launches_for<1>(v);
+      case 2: return launches_for<2>(v);
+      case 3: return launches_for<3>(v);
+      case 4: return launches_for<4>(v);
+      case 5: return launches_for<5>(v);
+      case 6: return launches_for<6>(v);
+      case 7: return launches_for<7>(v);
+      default: return launches_for<8>(v);
+    }
+  }
+
+  KernelLaunch spmv_x() { return spmv->launch(A, x, q.data(), scalar(T(1)), scalar(T(0))); }
+  KernelLaunch spmv_p() {
+    return spmv->launch(A, p.data(), q.data(), scalar(T(1)), scalar(T(0)),
+                        SpmvDot<T>{p.data(), pq.data(), dot_reduce.view()});
+  }
+
+  LoopControl loop_control{};
+
+  // Builds the solve graph with placeholder b / x (internal vectors of the right length until the
+  // first solve() binds the caller's: nothing runs before that). An empty system has no graph.
+  void build(cudaStream_t stream) {
+    if (n == 0) return;
+    b = r.data();
+    x = p.data();
+    Loop loop = graph.loop("pcg iterations", state,
+                           LoopOptions{options.max_iterations, options.loop_mode, options.unroll});
+    loop_control = loop.control();
+    const FusedLaunches k = launches(loop_control);
+    TaskGraph& body = loop.body();
+    if (spmv) {
+      ax = graph.kernel("q = A x", spmv_x());
+      apply_p = body.kernel("q = A p, p.q", spmv_p());
+      update = body.kernel("x, r update; r.z, r.r", k.update);
+      apply_p.precede(update);
+    } else {
+      ax = graph.capture("q = A x", [this](CaptureContext& ctx) { op.apply(x, q.data(), ctx.stream()); });
+      apply_p = body.capture("q = A p", [this](CaptureContext& ctx) { op.apply(p.data(), q.data(), ctx.stream()); });
+      dot_pq = body.kernel("p.q", dot_launch<T>(n, p.data(), q.data(), pq.data(), dot_reduce.view()));
+      update = body.kernel("x, r update; r.z, r.r", k.update);
+      apply_p.precede(dot_pq);
+      dot_pq.precede(update);
+    }
+    init = graph.kernel("r = b - q, p = M r, norms", k.init);
+    direction = body.kernel("p = M r + beta p", k.direction);
+    update.precede(direction);
+    ax.precede(init);
+    init.precede(loop.task());
+    for (Task t : {ax, init}) t.uses(r, "r").uses(q, "q").uses(p, "p");
+    exec = graph.instantiate(stream);
+  }
+
+  // Points the graph at b and x (kernel-node updates; the operator path re-captures q = A x).
+  void bind(const T* new_b, T* new_x) {
+    BSRFLOW_REQUIRE(n == 0 || (new_b != nullptr && new_x != nullptr), Errc::invalid_argument,
+                    "PCG solve: b and x must be device pointers (got null)");
+    if (n == 0 || (bound && new_b == b && new_x == x)) return;
+    bound = true;
+    b = new_b;
+    x = new_x;
+    const FusedLaunches k = launches(loop_control);
+    exec.update(init, k.init);
+    exec.update(update, k.update);
+    if (spmv) {
+      exec.update(ax, spmv_x());
+    } else {
+      exec.recapture(ax);
+    }
+  }
+};
+
+template <class T>
+PcgSolver<T>::PcgSolver(BsrView<const T> A, const PcgOptions& options, cudaStream_t stream) {
+  BSRFLOW_REQUIRE(A.rows == A.cols && A.R == A.C, Errc::invalid_argument,
+                  "PCG: the matrix must be square with square blocks (got " + std::to_string(A.rows) + " x " +
+                      std::to_string(A.cols) + ", blocks " + std::to_string(A.R) + " x " + std::to_string(A.C) + ")");
+  impl_ = std::make_unique<Impl>(options, A.rows, stream);
+  Impl& s = *impl_;
+  s.A = A;
+  s.spmv = std::make_unique<SpmvPlan>(plan_spmv(A, stream));
+  s.dot_reduce = ReduceScratch<T>(s.spmv->grid_blocks(), 1, stream);
+  s.jacobi = JacobiPreconditioner<T>(A, options.preconditioner, stream);
+  s.m = s.jacobi.apply();
+  s.kb = options.preconditioner == Preconditioner::block_jacobi ? A.R : 1;
+  s.build(stream);
+}
+
+template <class T>
+PcgSolver<T>::PcgSolver(LinearOperator<T> op, const PcgOptions& options, cudaStream_t stream) {
+  BSRFLOW_REQUIRE(op.n >= 0 && static_cast<bool>(op.apply), Errc::invalid_argument,
+                  "PCG: the operator needs n >= 0 and an apply callable");
+  BSRFLOW_REQUIRE(options.preconditioner != Preconditioner::block_jacobi, Errc::unsupported,
+                  "PCG: block-Jacobi needs the BSR matrix; a LinearOperator takes jacobi or none");
+  BSRFLOW_REQUIRE(options.preconditioner != Preconditioner::jacobi || op.inverse_diagonal != nullptr || op.n == 0,
+                  Errc::invalid_argument, "PCG: jacobi with a LinearOperator needs its inverse_diagonal");
+  impl_ = std::make_unique<Impl>(options, op.n, stream);
+  Impl& s = *impl_;
+  s.op = std::move(op);
+  s.dot_reduce = ReduceScratch<T>(reduce_grid_blocks(s.n), 1, stream);
+  s.m = JacobiApply<T>{options.preconditioner, 1, s.op.inverse_diagonal};
+  s.build(stream);
+}
+
+template <class T>
+PcgSolver<T>::~PcgSolver() = default;
+template <class T>
+PcgSolver<T>::PcgSolver(PcgSolver&&) noexcept = default;
+template <class T>
+PcgSolver<T>& PcgSolver<T>::operator=(PcgSolver&&) noexcept = default;
+
+template <class T>
+void PcgSolver<T>::solve_async(const T* b, T* x, cudaStream_t stream) {
+  impl_->bind(b, x);
+  if (impl_->n > 0) impl_->exec.launch(stream);
+}
+
+template <class T>
+PcgResult PcgSolver<T>::result(cudaStream_t stream) const {
+  const Impl& s = *impl_;
+  PcgResult r;
+  if (s.n == 0) {
+    r.converged = true;
+    return r;
+  }
+  const PcgScalars scalars = s.scalars.to_host(stream).at(0);
+  r.iterations = s.state.iterations(stream);
+  r.residual_norm = std::sqrt(scalars.rr);
+  r.rhs_norm = std::sqrt(scalars.bb);
+  r.breakdown = scalars.breakdown != 0;
+  r.converged = !r.breakdown && scalars.rr <= scalars.threshold2;
+  return r;
+}
+
+template <class T>
+PcgResult PcgSolver<T>::solve_eager(const T* b, T* x, cudaStream_t stream, unsigned check_every) {
+  Impl& s = *impl_;
+  BSRFLOW_REQUIRE(check_every >= 1, Errc::invalid_argument, "PCG solve_eager: check_every must be at least 1");
+  s.bind(b, x);  // the graph stays in step with the caller's pointers
+  if (s.n == 0) return result(stream);
+  const LoopControl control{s.eager_state.words(), s.options.max_iterations};
+  const typename Impl::FusedLaunches k = s.launches(control);
+  auto apply = [&](const T* in, T* out) {
+    if (s.spmv) {
+      s.spmv->run(s.A, in, out, scalar(T(1)), scalar(T(0)), stream,
+                  in == s.p.data() ? SpmvDot<T>{s.p.data(), s.pq.data(), s.dot_reduce.view()} : SpmvDot<T>{});
+    } else {
+      s.op.apply(in, out, stream);
+      if (in == s.p.data()) dot<T>(s.n, s.p.data(), s.q.data(), s.pq.data(), s.dot_reduce.view(), stream);
+    }
+  };
+  s.eager_state.reset(stream);
+  apply(x, s.q.data());
+  k.init.launch(stream);
+  for (;;) {
+    const LoopWords words = s.eager_state.read(stream);
+    if (words.stop != 0 || words.iteration >= s.options.max_iterations) break;
+    for (unsigned i = 0; i < check_every; ++i) {
+      apply(s.p.data(), s.q.data());
+      k.update.launch(stream);
+      k.direction.launch(stream);
+    }
+  }
+  const PcgResult r = result(stream);
+  PcgResult eager = r;
+  eager.iterations = s.eager_state.iterations(stream);
+  return eager;
+}
+
+template <class T>
+PcgResult PcgSolver<T>::solve(const T* b, T* x, cudaStream_t stream) {
+  solve_async(b, x, stream);
+  return result(stream);
+}
+
+template <class T>
+void PcgSolver<T>::refresh_preconditioner(BsrView<const T> A, cudaStream_t stream) {
+  BSRFLOW_REQUIRE(impl_->spmv != nullptr, Errc::invalid_argument,
+                  "PCG: refresh_preconditioner is for solvers made from a BSR matrix");
+  impl_->jacobi.refresh(A, stream);
+}
+
+template <class T>
+const GraphExec& PcgSolver<T>::graph() const {
+  return impl_->exec;
+}
+
+template <class T>
+std::string PcgSolver<T>::describe() const {
+  const Impl& s = *impl_;
+  return "pcg " + std::string(dtype_name(dtype_of_v<T>)) + " n=" + std::to_string(s.n) + " " +
+         preconditioner_name(s.options.preconditioner) + ", " + (s.spmv ? s.spmv->name() : std::string("operator")) +
+         ", " + (s.n > 0 ? s.exec.loop_mode_reason() : std::string("empty system"));
+}
+
+template class PcgSolver<float>;
+template class PcgSolver<double>;
+
+}  // namespace bsrflow
