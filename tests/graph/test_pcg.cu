@@ -143,7 +143,7 @@ TEST_CASE("PCG in f32 reaches f32 accuracy", "[graph][pcg][gpu]") {
   CHECK(relative_distance(p.x(stream), p.x_star) <= 1e-4);
 }
 
-TEST_CASE("PCG repeats bitwise, re-points b and x in place, and matches in host-checked mode", "[graph][pcg][gpu]") {
+TEST_CASE("PCG repeats bitwise, re-points b and x in place, and matches eagerly and in host-checked mode", "[graph][pcg][gpu]") {
   BSRFLOW_REQUIRE_GPU();
   Stream stream;
   Problem<double> p(10, 3, 5, stream);
@@ -172,6 +172,14 @@ TEST_CASE("PCG repeats bitwise, re-points b and x in place, and matches in host-
   CHECK(cg.graph().native() == native);
   CHECK(cg.graph().stats().instantiations == 1);
   CHECK(cg.graph().stats().node_updates + cg.graph().stats().whole_graph_updates >= 6);
+
+  // Eager launches of the same kernels, a host check every 3 iterations: the same answer.
+  p.zero_guess(stream);
+  const PcgResult eager = cg.solve_eager(p.b_dev.data(), p.x_dev.data(), stream, 3);
+  const std::vector<double> x5 = p.x(stream);
+  CHECK(eager.iterations == first.iterations);
+  CHECK(eager.converged);
+  CHECK(std::memcmp(x1.data(), x5.data(), x1.size() * sizeof(double)) == 0);
 
   options.loop_mode = LoopMode::host_checked;
   options.unroll = 4;
