@@ -74,8 +74,7 @@ Check check_y(const DeviceBuffer<T>& y, const std::vector<double>& ref, cudaStre
 }
 
 void set_timing(Record& r, const Summary& s, double bytes, double copy_gbps) {
-  r.set("ms", s.median).set("ms_min", s.min).set("ms_p10", s.p10).set("ms_p90", s.p90).set("ms_max", s.max);
-  r.set("runs", s.count);
+  set_timing_fields(r, s);
   const double gbps = bytes / (s.median * 1e-3) / 1e9;
   r.set("gbps", gbps).set("pct_copy_bw", gbps / copy_gbps);
 }
@@ -260,16 +259,9 @@ void add_spmv_comparisons(std::vector<Record>& records) {
 std::string spmv_markdown(const std::vector<Record>& records, const TimingConfig& timing) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : records) {
-    std::string target = r.text("target");
-    if (const Field* met = r.find("target_met"); met != nullptr && std::holds_alternative<bool>(*met))
-      target += std::get<bool>(*met) ? ": met" : ": MISSED";
-    const std::string ms = std::isfinite(r.number("ms")) ? format_significant(r.number("ms")) + " (" +
-                                                               format_significant(r.number("ms_p10")) + "-" +
-                                                               format_significant(r.number("ms_p90")) + ")"
-                                                         : "-";
-    rows.push_back({r.text("case"), r.text("system"), r.text("variant"), r.text("kernel"), r.text("status"), ms,
-                    format_significant(r.number("gbps")), format_percent(r.number("pct_copy_bw")),
-                    format_fixed(r.number("speedup_vs_cusparse_csr"), 2), target, r.text("note")});
+    rows.push_back({r.text("case"), r.text("system"), r.text("variant"), r.text("kernel"), r.text("status"),
+                    ms_spread_cell(r), format_significant(r.number("gbps")), format_percent(r.number("pct_copy_bw")),
+                    format_fixed(r.number("speedup_vs_cusparse_csr"), 2), target_met_cell(r), r.text("note")});
   }
   std::ostringstream md;
   md << markdown_table({"case", "system", "variant", "kernel", "status", "ms (p10-p90)", "GB/s", "% copy",
