@@ -98,8 +98,9 @@ SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOpt
 }
 
 template <class T>
-KernelLaunch SpmvPlan::launch(BsrView<const T> A, const T* x, T* y, ScalarArg<T> alpha, ScalarArg<T> beta,
-                              SpmvDot<T> dot) const {
+KernelLaunch SpmvPlan::launch(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
+                              std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
+                              std::type_identity_t<SpmvDot<T>> dot) const {
   BSRFLOW_REQUIRE(!empty(), Errc::invalid_argument, "spmv: the plan is empty (default-constructed)");
   BSRFLOW_REQUIRE(config_.dtype == dtype_of_v<T>, Errc::invalid_argument,
                   "spmv: the plan was made for " + std::string(dtype_name(config_.dtype)) + ", called with " +
@@ -150,8 +151,9 @@ KernelLaunch SpmvPlan::launch(BsrView<const T> A, const T* x, T* y, ScalarArg<T>
 
 #define BSRFLOW_INSTANTIATE_SPMV(T)                                                                               \
   template SpmvPlan plan_spmv<T>(const BsrView<const T>&, cudaStream_t, const SpmvOptions&);                     \
-  template KernelLaunch SpmvPlan::launch<T>(BsrView<const T>, const T*, T*, ScalarArg<T>, ScalarArg<T>, SpmvDot<T>) \
-      const;
+  template KernelLaunch SpmvPlan::launch<T>(std::type_identity_t<BsrView<const T>>, const T*, T*,                \
+                                            std::type_identity_t<ScalarArg<T>>, std::type_identity_t<ScalarArg<T>>, \
+                                            std::type_identity_t<SpmvDot<T>>) const;
 
 BSRFLOW_INSTANTIATE_SPMV(float)
 BSRFLOW_INSTANTIATE_SPMV(double)

@@ -58,6 +58,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/dtype.hpp"
@@ -105,17 +106,25 @@ class SpmvPlan;
 template <class T>
 SpmvPlan plan_spmv(const BsrView<const T>& A_pattern, cudaStream_t stream, const SpmvOptions& options = {});
 
+// The same for a view of mutable values (a non-const Bsr's view()); defined below.
+template <class T>
+  requires(!std::is_const_v<T>)
+SpmvPlan plan_spmv(const BsrView<T>& A_pattern, cudaStream_t stream, const SpmvOptions& options = {});
+
 class SpmvPlan {
  public:
   SpmvPlan() = default;
 
+  // T is deduced from x and y; A may also be a view of mutable values (it converts).
   template <class T>
-  KernelLaunch launch(BsrView<const T> A, const T* x, T* y, ScalarArg<T> alpha, ScalarArg<T> beta,
-                      SpmvDot<T> dot = {}) const;
+  KernelLaunch launch(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
+                      std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
+                      std::type_identity_t<SpmvDot<T>> dot = {}) const;
 
   template <class T>
-  void run(BsrView<const T> A, const T* x, T* y, ScalarArg<T> alpha, ScalarArg<T> beta, cudaStream_t stream,
-           SpmvDot<T> dot = {}) const {
+  void run(std::type_identity_t<BsrView<const T>> A, const T* x, T* y, std::type_identity_t<ScalarArg<T>> alpha,
+           std::type_identity_t<ScalarArg<T>> beta, cudaStream_t stream,
+           std::type_identity_t<SpmvDot<T>> dot = {}) const {
     launch<T>(A, x, y, alpha, beta, dot).launch(stream);
   }
 
@@ -141,5 +150,11 @@ class SpmvPlan {
   int long_rows_ = 0;
   DeviceBuffer<int> group_start_;  // (groups + 1) first block row of each CTA's group
 };
+
+template <class T>
+  requires(!std::is_const_v<T>)
+SpmvPlan plan_spmv(const BsrView<T>& A_pattern, cudaStream_t stream, const SpmvOptions& options) {
+  return plan_spmv<T>(BsrView<const T>(A_pattern), stream, options);
+}
 
 }  // namespace bsrflow

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Runs bsrflow's GPU checks on a machine with an NVIDIA GPU, from binaries built elsewhere.
+# Benchmarks: convert_bench, spmv_bench (table in spmv_bench.md, progress in spmv_bench.log),
+# bsr_bench.
 #
 #   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
 #   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
@@ -17,7 +19,7 @@ if [ "$mode" = pack ]; then
   build=${2:-$root/build}
   rm -rf "$carry" && mkdir -p "$carry/lib"
   cp "$build/tests/bsrflow_tests" "$carry/"
-  for app in bsr_bench convert_bench; do
+  for app in bsr_bench convert_bench spmv_bench; do
     [ -x "$build/apps/$app" ] && cp "$build/apps/$app" "$carry/"
   done
   cp "$root/apps/bsr_bench/torch_peer.py" "$carry/" 2>/dev/null
@@ -55,6 +57,10 @@ fi
 if [ -x "$carry/convert_bench" ]; then
   "$carry/convert_bench" --json "$out/convert_bench.json" >"$out/convert_bench.md" 2>&1
   rc=$?; status=$((status | rc)); summary+=("convert_bench: rc=$rc")
+fi
+if [ -x "$carry/spmv_bench" ]; then
+  "$carry/spmv_bench" --json "$out/spmv_bench.json" >"$out/spmv_bench.md" 2>"$out/spmv_bench.log"
+  rc=$?; status=$((status | rc)); summary+=("spmv_bench: rc=$rc")
 fi
 if [ -x "$carry/bsr_bench" ]; then
   # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <variant>
 
 #include "bsrflow/core/error.hpp"
 
@@ -79,6 +80,19 @@ std::string format_significant(double value) {
 std::string format_percent(double value, int decimals) {
   if (!std::isfinite(value)) return "-";
   return format_fixed(100.0 * value, decimals) + "%";
+}
+
+std::string ms_spread_cell(const Record& r) {
+  if (!std::isfinite(r.number("ms"))) return "-";
+  return format_significant(r.number("ms")) + " (" + format_significant(r.number("ms_p10")) + "-" +
+         format_significant(r.number("ms_p90")) + ")";
+}
+
+std::string target_met_cell(const Record& r) {
+  std::string target = r.text("target");
+  if (const Field* met = r.find("target_met"); met != nullptr && std::holds_alternative<bool>(*met))
+    target += std::get<bool>(*met) ? ": met" : ": MISSED";
+  return target;
 }
 
 }  // namespace bsrflow::bench

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "bsrflow/apps/common/record.hpp"
+
 namespace bsrflow::bench {
 
 enum class Align { left, right };
@@ -20,5 +22,11 @@ std::string format_fixed(double value, int decimals);
 std::string format_significant(double value);
 // 100 * value with `decimals` digits and a '%'; "-" for NaN/inf.
 std::string format_percent(double value, int decimals = 1);
+
+// Cells shared by the benchmark tables, from a record's fields:
+// "0.123 (0.120-0.131)": ms with its p10-p90 spread (format_significant); "-" when not timed.
+std::string ms_spread_cell(const Record& r);
+// The "target" text with ": met" / ": MISSED" appended when target_met is set.
+std::string target_met_cell(const Record& r);
 
 }  // namespace bsrflow::bench

@@ -43,6 +43,11 @@ Summary time_and_summarize(const RunFn& run, const TimingConfig& config, L2Flush
   return summarize(time_runs(run, config, flusher, stream));
 }
 
+void set_timing_fields(Record& record, const Summary& s) {
+  record.set("ms", s.median).set("ms_min", s.min).set("ms_p10", s.p10).set("ms_p90", s.p90).set("ms_max", s.max);
+  record.set("runs", s.count);
+}
+
 double time_once_ms(const RunFn& run, cudaStream_t stream) {
   Event start, stop;
   start.record(stream);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "bsrflow/apps/common/record.hpp"
 #include "bsrflow/apps/common/stats.hpp"
 #include "bsrflow/core/device_buffer.hpp"
 
@@ -42,6 +43,10 @@ std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Fl
 
 // time_runs + summarize.
 Summary time_and_summarize(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream);
+
+// The timing fields every benchmark record carries: ms (the median), ms_min, ms_p10, ms_p90,
+// ms_max, runs.
+void set_timing_fields(Record& record, const Summary& s);
 
 // One run between events (for one-time costs such as a format conversion a user pays once).
 double time_once_ms(const RunFn& run, cudaStream_t stream);

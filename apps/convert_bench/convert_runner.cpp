@@ -67,11 +67,6 @@ Record base_record(const ConvertOptions& o, int block, std::int64_t rows, std::i
   return r;
 }
 
-void set_timing(Record& r, const Summary& s) {
-  r.set("ms", s.median).set("ms_min", s.min).set("ms_p10", s.p10).set("ms_p90", s.p90).set("ms_max", s.max);
-  r.set("runs", s.count);
-}
-
 template <class T>
 void run_block(const ConvertOptions& o, int b, const HostCsr<T>& host, const Csr<T>& csr, Common& common,
                std::vector<Record>& out, std::ostream* log) {
@@ -119,7 +114,7 @@ void run_block(const ConvertOptions& o, int b, const HostCsr<T>& host, const Csr
     Record r = base_record(o, b, host.rows, host.nnz(), nnzb, common);
     r.set("system", system).set("phase", phase).set("status", status).set("correct", correct);
     if (s) {
-      set_timing(r, *s);
+      set_timing_fields(r, *s);
       if (phase == "numeric") {
         r.set("gbps", numeric_bytes / (s->median * 1e-3) / 1e9);
         r.set("pct_copy_bw", numeric_bytes / (s->median * 1e-3) / 1e9 / common.copy_gbps);
@@ -222,16 +217,10 @@ void add_convert_comparisons(std::vector<Record>& records) {
 std::string convert_markdown(const std::vector<Record>& records, const TimingConfig& timing) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : records) {
-    std::string target = r.text("target");
-    if (const Field* met = r.find("target_met"); met != nullptr && std::holds_alternative<bool>(*met))
-      target += std::get<bool>(*met) ? ": met" : ": MISSED";
-    const std::string ms = std::isfinite(r.number("ms")) ? format_significant(r.number("ms")) + " (" +
-                                                               format_significant(r.number("ms_p10")) + "-" +
-                                                               format_significant(r.number("ms_p90")) + ")"
-                                                         : "-";
     rows.push_back({std::to_string(static_cast<int>(r.number("block"))), r.text("system"), r.text("phase"),
-                    r.text("status"), ms, format_significant(r.number("gbps")), format_percent(r.number("pct_copy_bw")),
-                    format_fixed(r.number("speedup_vs_cusparse"), 2), target, r.text("note")});
+                    r.text("status"), ms_spread_cell(r), format_significant(r.number("gbps")),
+                    format_percent(r.number("pct_copy_bw")), format_fixed(r.number("speedup_vs_cusparse"), 2),
+                    target_met_cell(r), r.text("note")});
   }
   std::ostringstream md;
   md << markdown_table({"block", "system", "phase", "status", "ms (p10-p90)", "GB/s", "% copy", "vs cuSPARSE", "target", "note"},

@@ -2,12 +2,12 @@
 // measured. Exit codes: 0 ok, 1 bad command line or a failed run, 2 no GPU.
 #include <iostream>
 
+#include "bsrflow/apps/common/app_main.hpp"
 #include "bsrflow/apps/common/csv_io.hpp"
 #include "bsrflow/apps/common/gpu_guard.hpp"
 #include "bsrflow/apps/common/json_io.hpp"
 #include "bsrflow/apps/convert_bench/convert_cli.hpp"
 #include "bsrflow/apps/convert_bench/convert_runner.hpp"
-#include "bsrflow/core/error.hpp"
 
 namespace {
 
@@ -30,15 +30,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const bsrflow::Error& e) {
-    std::cerr << kApp << ": " << e.message() << '\n';
-    if (e.code() == bsrflow::Errc::invalid_argument) std::cerr << "(see " << kApp << " --help)\n";
-    return bsrflow::bench::kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << kApp << ": " << e.what() << '\n';
-    return bsrflow::bench::kExitUsage;
-  }
-}
+int main(int argc, char** argv) { return bsrflow::bench::run_app(kApp, [&] { return run(argc, argv); }); }

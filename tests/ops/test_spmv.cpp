@@ -247,7 +247,7 @@ TEMPLATE_TEST_CASE("SpMV on real data: fp64-bounded, bitwise reproducible, dot f
     if (v != T(0)) v = test::real_value<T>(rng);
   const std::vector<T> x = test::real_values<T>(static_cast<std::size_t>(A.cols), 79);
   const std::vector<T> y0 = test::real_values<T>(static_cast<std::size_t>(A.rows), 80);
-  const Bsr<T> dA = Bsr<T>::from_host(A, stream);
+  Bsr<T> dA = Bsr<T>::from_host(A, stream);          // non-const: view() is a BsrView<T>, which converts
   const SpmvPlan plan = plan_spmv(dA.view(), stream);
   GuardedVector<T> dx(x, 0, stream), dw(y0, 0, stream);
   ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
@@ -257,8 +257,8 @@ TEMPLATE_TEST_CASE("SpMV on real data: fp64-bounded, bitwise reproducible, dot f
   for (int run = 0; run < 3; ++run) {
     GuardedVector<T> dy(y0, 0, stream);
     dot.fill_bytes(0xFF, stream);
-    plan.run<T>(dA.view(), dx.data(), dy.data(), scalar(T(1.5)), scalar(T(-0.5)), stream,
-                SpmvDot<T>{dw.data(), dot.data(), scratch.view()});
+    plan.run(dA.view(), dx.data(), dy.data(), scalar(T(1.5)), scalar(T(-0.5)), stream,
+             SpmvDot<T>{dw.data(), dot.data(), scratch.view()});
     ys.push_back(dy.values(stream));
     dots.push_back(dot.to_host(stream).front());
   }

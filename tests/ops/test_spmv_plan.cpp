@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "bsrflow/ops/cpu_spmv.hpp"
@@ -165,6 +166,22 @@ TEST_CASE("plan_spmv and launch reject bad arguments before touching the GPU", "
   CHECK(empty.grid_blocks() == 1);
   double y = 0;
   BSRFLOW_CHECK_ERROR(empty.launch<double>(A, &y, &y, scalar(1.0), scalar(0.0)), Errc::invalid_argument,
+                      "spmv: the plan is empty (default-constructed)");
+}
+
+TEST_CASE("SpMV takes views of mutable values too, T deduced from x and y", "[ops]") {
+  static_assert(std::is_convertible_v<BsrView<double>, BsrView<const double>>);
+  static_assert(!std::is_convertible_v<BsrView<const double>, BsrView<double>>);
+  const int fake[3] = {0, 0, 0};
+  double v = 0;
+  const BsrView<double> A{6, 6, 0, 3, 0, fake, fake, &v};  // R = 0: the first check fails
+  BSRFLOW_CHECK_ERROR(plan_spmv(A, nullptr), Errc::invalid_argument,
+                      "A has block shape 0 x 3; R and C must be positive");
+  const SpmvPlan empty;
+  double x = 0, y = 0;
+  BSRFLOW_CHECK_ERROR(empty.launch(A, &x, &y, scalar(1.0), scalar(0.0)), Errc::invalid_argument,
+                      "spmv: the plan is empty (default-constructed)");
+  BSRFLOW_CHECK_ERROR(empty.run(A, &x, &y, scalar(1.0), scalar(0.0), nullptr), Errc::invalid_argument,
                       "spmv: the plan is empty (default-constructed)");
 }
 
