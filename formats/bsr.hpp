@@ -35,10 +35,9 @@ struct BsrView {
   BSRFLOW_HD std::int64_t block_size() const { return static_cast<std::int64_t>(R) * C; }
   // 64-bit: nnzb * R * C passes 2^31 long before nnzb does.
   BSRFLOW_HD std::int64_t value_count() const { return nnzb * block_size(); }
-  // A view of mutable values is also a read-only view (what ops that only read A take). A
-  // template, so that BsrView<const T> declares no conversion to itself.
-  template <class U>
-    requires(std::is_same_v<U, T> && !std::is_const_v<T>)
+
+  // A view of mutable values is also a read-only view.
+  template <class U = T, std::enable_if_t<!std::is_const_v<U>, int> = 0>
   BSRFLOW_HD operator BsrView<const U>() const {
     return {rows, cols, R, C, nnzb, row_ptr, col_idx, values};
   }
