@@ -9,7 +9,13 @@
 # `run` writes full logs and results under $OUT (or ./gpu-out) and prints a short table last
 # (for bsr_bench: its exit code, its records per status and per speed-of-light source).
 # Environment for `run`: BSRFLOW_GPU_SUITE (bsr_bench suite, default quick),
-# BSRFLOW_GPU_SANITIZE (0 skips compute-sanitizer).
+# BSRFLOW_GPU_SANITIZE (0 skips compute-sanitizer), BSRFLOW_GPU_SANITIZE_TAGS (what the
+# sanitizers run; default: the GPU tests without the slow sm90 / apps / soak ones, plus the
+# small sm90 test), BSRFLOW_GPU_BENCH (0 skips the benchmarks).
+#
+# One device command is limited to 10 minutes: run the tests and the benchmarks as two calls,
+#   BSRFLOW_GPU_BENCH=0 bash tests/gpu_machine.sh run
+#   BSRFLOW_GPU_SANITIZE=0 bash tests/gpu_machine.sh run '[apps][gpu]'
 set -uo pipefail
 mode=${1:-run}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,26 +49,29 @@ nvidia-smi -L | tee "$out/device.txt"
 rc=$?; status=$((status | rc))
 summary+=("gpu tests ($tags): rc=$rc $(tail -n 3 "$out/gpu_tests.log" | grep -E 'passed|failed' | tr -s ' ')")
 
+# Left out under the sanitizers by default: the full sm90 and apps sets and the 100,000-replay
+# soak (too slow there; the small sm90 test covers every tuned block height and both epilogues),
+# and the test that provokes CUDA API errors on purpose (illegal calls during capture).
+sanitize_tags=${BSRFLOW_GPU_SANITIZE_TAGS:-[gpu]~[sm90]~[apps]~[soak]~[provokes-api-errors],[sm90small]}
 if [ "${BSRFLOW_GPU_SANITIZE:-1}" != 0 ]; then
   for tool in memcheck synccheck racecheck; do
-    # Left out under the sanitizers: the 100,000-replay soak (too slow there) and the test that
-    # provokes CUDA API errors on purpose (illegal calls during capture, reported as errors).
-    compute-sanitizer --tool $tool --error-exitcode 99 "$carry/bsrflow_tests" "$tags~[soak]~[provokes-api-errors]" \
+    compute-sanitizer --tool $tool --error-exitcode 99 "$carry/bsrflow_tests" "$sanitize_tags" \
       >"$out/sanitize_$tool.log" 2>&1
     rc=$?; status=$((status | rc))
     summary+=("compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY' "$out/sanitize_$tool.log" | tail -n 1)")
   done
 fi
 
-if [ -x "$carry/convert_bench" ]; then
+run_benches=${BSRFLOW_GPU_BENCH:-1}
+if [ "$run_benches" != 0 ] && [ -x "$carry/convert_bench" ]; then
   "$carry/convert_bench" --json "$out/convert_bench.json" >"$out/convert_bench.md" 2>&1
   rc=$?; status=$((status | rc)); summary+=("convert_bench: rc=$rc")
 fi
-if [ -x "$carry/spmv_bench" ]; then
+if [ "$run_benches" != 0 ] && [ -x "$carry/spmv_bench" ]; then
   "$carry/spmv_bench" --json "$out/spmv_bench.json" >"$out/spmv_bench.md" 2>"$out/spmv_bench.log"
   rc=$?; status=$((status | rc)); summary+=("spmv_bench: rc=$rc")
 fi
-if [ -x "$carry/bsr_bench" ]; then
+if [ "$run_benches" != 0 ] && [ -x "$carry/bsr_bench" ]; then
   # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else
   # later, here or on the build machine: bsr_bench --plot-from bsr_bench_$suite.json --plot X.png).
   bench=$out/bsr_bench_$suite
