@@ -1,7 +1,10 @@
-// Uses the installed headers and libraries: a host conversion, validation errors, device query.
+// Uses the installed headers and libraries: a host conversion, validation errors, device query,
+// a task graph's build phase (no CUDA call) and the PCG options (graph/ headers install whole).
 #include <bsrflow/core/device_info.hpp>
 #include <bsrflow/core/error.hpp>
 #include <bsrflow/formats/host_convert.hpp>
+#include <bsrflow/graph/pcg.hpp>
+#include <bsrflow/graph/task_graph.hpp>
 
 #include <cstdio>
 
@@ -21,6 +24,18 @@ int main() {
   } catch (const bsrflow::Error& e) {
     if (e.code() != bsrflow::Errc::invalid_structure) return 1;
   }
+  bsrflow::TaskGraph g("consumer");
+  auto a = g.memset("a", reinterpret_cast<void*>(0x100), 0, 16);
+  auto b = g.memset("b", reinterpret_cast<void*>(0x200), 0, 16);
+  a.precede(b);
+  try {
+    b.precede(a);  // a cycle: refused at build time
+    return 1;
+  } catch (const bsrflow::Error& e) {
+    if (e.code() != bsrflow::Errc::invalid_argument) return 1;
+  }
+  const bsrflow::PcgOptions options{.rtol = 1e-8, .preconditioner = bsrflow::Preconditioner::block_jacobi};
+  if (options.max_iterations == 0) return 1;
   std::printf("consumer ok: %d GPU(s)\n", bsrflow::gpu_count());
   return 0;
 }
