@@ -66,13 +66,20 @@ __device__ void precondition(const PcgVectors<T>& v, std::int64_t blk, const dou
   }
 }
 
+// Calls fn(blk) for each block of kB rows this thread owns (grid-stride over the n / kB blocks).
+template <int kB, class T, class Fn>
+__device__ void for_each_owned_block(const PcgVectors<T>& v, Fn&& fn) {
+  const std::int64_t blocks = (v.n + kB - 1) / kB;
+  for (std::int64_t blk = blockIdx.x * static_cast<std::int64_t>(kPcgThreads) + threadIdx.x; blk < blocks;
+       blk += static_cast<std::int64_t>(gridDim.x) * kPcgThreads)
+    fn(blk);
+}
+
 // r = b - q (q = A x), p = z = M^-1 r; r.z, r.r, b.b; decides whether the loop starts.
 template <int kB, class T>
 __global__ void __launch_bounds__(kPcgThreads) pcg_init(PcgVectors<T> v) {
-  const std::int64_t blocks = (v.n + kB - 1) / kB;
   double acc[3] = {0, 0, 0};  // r.z, r.r, b.b
-  for (std::int64_t blk = blockIdx.x * static_cast<std::int64_t>(kPcgThreads) + threadIdx.x; blk < blocks;
-       blk += static_cast<std::int64_t>(gridDim.x) * kPcgThreads) {
+  for_each_owned_block<kB>(v, [&](std::int64_t blk) {
     double r[kB], z[kB];
 #pragma unroll
     for (int k = 0; k < kB; ++k) {
@@ -94,7 +101,7 @@ __global__ void __launch_bounds__(kPcgThreads) pcg_init(PcgVectors<T> v) {
       acc[0] += r[k] * z[k];
       acc[1] += r[k] * r[k];
     }
-  }
+  });
   double total[3];
   if (grid_sum<kPcgThreads, 3>(acc, v.ws, total) && threadIdx.x == 0) {
     const double threshold = v.rtol * sqrt(total[2]) + v.atol;
@@ -118,11 +125,9 @@ __global__ void __launch_bounds__(kPcgThreads) pcg_update(PcgVectors<T> v) {
   const double pq = static_cast<double>(*v.pq);
   const double alpha = v.s->rz / pq;
   const bool ok = pq > 0 && isfinite(alpha);  // same in every thread
-  const std::int64_t blocks = (v.n + kB - 1) / kB;
   double acc[2] = {0, 0};  // r.z, r.r
   if (ok) {
-    for (std::int64_t blk = blockIdx.x * static_cast<std::int64_t>(kPcgThreads) + threadIdx.x; blk < blocks;
-         blk += static_cast<std::int64_t>(gridDim.x) * kPcgThreads) {
+    for_each_owned_block<kB>(v, [&](std::int64_t blk) {
       double r[kB], z[kB];
 #pragma unroll
       for (int k = 0; k < kB; ++k) {
@@ -140,7 +145,7 @@ __global__ void __launch_bounds__(kPcgThreads) pcg_update(PcgVectors<T> v) {
         acc[0] += r[k] * z[k];
         acc[1] += r[k] * r[k];
       }
-    }
+    });
   }
   double total[2];
   if (grid_sum<kPcgThreads, 2>(acc, v.ws, total) && threadIdx.x == 0) {
@@ -162,9 +167,7 @@ template <int kB, class T>
 __global__ void __launch_bounds__(kPcgThreads) pcg_direction(PcgVectors<T> v) {
   if (v.loop.stopped()) return;
   const double beta = v.s->beta;
-  const std::int64_t blocks = (v.n + kB - 1) / kB;
-  for (std::int64_t blk = blockIdx.x * static_cast<std::int64_t>(kPcgThreads) + threadIdx.x; blk < blocks;
-       blk += static_cast<std::int64_t>(gridDim.x) * kPcgThreads) {
+  for_each_owned_block<kB>(v, [&](std::int64_t blk) {
     double r[kB], z[kB];
 #pragma unroll
     for (int k = 0; k < kB; ++k) {
@@ -177,7 +180,7 @@ __global__ void __launch_bounds__(kPcgThreads) pcg_direction(PcgVectors<T> v) {
       const std::int64_t i = blk * kB + k;
       if (i < v.n) v.p[i] = static_cast<T>(z[k] + beta * static_cast<double>(v.p[i]));
     }
-  }
+  });
 }
 
 }  // namespace bsrflow::detail
