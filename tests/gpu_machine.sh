@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs bsrflow's GPU checks on a machine with an NVIDIA GPU, from binaries built elsewhere.
 # Benchmarks: convert_bench, spmv_bench (table in spmv_bench.md, progress in spmv_bench.log),
-# bsr_bench.
+# cg_bench (table in cg_bench.md, progress in cg_bench.log), bsr_bench.
 #
 #   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
 #   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
@@ -25,7 +25,7 @@ if [ "$mode" = pack ]; then
   build=${2:-$root/build}
   rm -rf "$carry" && mkdir -p "$carry/lib"
   cp "$build/tests/bsrflow_tests" "$carry/"
-  for app in bsr_bench convert_bench spmv_bench; do
+  for app in bsr_bench convert_bench spmv_bench cg_bench; do
     [ -x "$build/apps/$app" ] && cp "$build/apps/$app" "$carry/"
   done
   cp "$root/apps/bsr_bench/torch_peer.py" "$carry/" 2>/dev/null
@@ -70,6 +70,16 @@ fi
 if [ "$run_benches" != 0 ] && [ -x "$carry/spmv_bench" ]; then
   "$carry/spmv_bench" --json "$out/spmv_bench.json" >"$out/spmv_bench.md" 2>"$out/spmv_bench.log"
   rc=$?; status=$((status | rc)); summary+=("spmv_bench: rc=$rc")
+fi
+if [ "$run_benches" != 0 ] && [ -x "$carry/cg_bench" ]; then
+  "$carry/cg_bench" --json "$out/cg_bench.json" >"$out/cg_bench.md" 2>"$out/cg_bench.log"
+  rc=$?; status=$((status | rc))
+  # Rows per status (any 'wrong' needs a look) and the two targets of bsrflow_graph_loop.
+  cg_status=$(grep -o '"status": "[a-z_]*"' "$out/cg_bench.json" 2>/dev/null | sed 's/.*: "//; s/"//' | sort | uniq -c |
+                awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}')
+  cg_targets=$(grep -oE '(<= 8 us/iteration|>= 80% of copy bandwidth): (met|MISSED)' "$out/cg_bench.md" 2>/dev/null |
+                 sort | uniq -c | awk '{$1 = $1 "x"; printf "%s%s", (NR > 1 ? "; " : ""), $0}')
+  summary+=("cg_bench: rc=$rc; rows: ${cg_status:-none}; targets: ${cg_targets:-none}")
 fi
 if [ "$run_benches" != 0 ] && [ -x "$carry/bsr_bench" ]; then
   # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else

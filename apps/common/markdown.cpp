@@ -95,4 +95,12 @@ std::string target_met_cell(const Record& r) {
   return target;
 }
 
+std::string run_context_footer(const std::vector<Record>& records) {
+  if (records.empty()) return {};
+  const Record& first = records.front();
+  return "Device: " + first.text("device") + "; date: " + first.text("date") + "; commit: " + first.text("commit") +
+         ". Device-to-device copy of this run: " + format_fixed(first.number("copy_gbps"), 0) +
+         " GB/s (read + written).\n\n";
+}
+
 }  // namespace bsrflow::bench

@@ -29,4 +29,9 @@ std::string ms_spread_cell(const Record& r);
 // The "target" text with ": met" / ": MISSED" appended when target_met is set.
 std::string target_met_cell(const Record& r);
 
+// The line under a benchmark table, from the first record's device, date, commit and copy_gbps:
+// "Device: ...; date: ...; commit: .... Device-to-device copy of this run: N GB/s (read +
+// written).\n\n"; "" when there are no records.
+std::string run_context_footer(const std::vector<Record>& records);
+
 }  // namespace bsrflow::bench
