@@ -286,10 +286,8 @@ CgBenchRun run_cg_bench(const CgBenchOptions& options, std::ostream* log) {
   common.info = collect_run_info();
   CgBenchRun run;
   run.info = common.info;
-  run.copy = measure_copy_bandwidth(default_copy_probe_bytes(), options.timing, common.stream);
+  run.copy = measure_run_copy_bandwidth("cg_bench", run.info.device, options.timing, common.stream, log);
   common.copy_gbps = run.copy.bytes_per_second() / 1e9;
-  if (log != nullptr)
-    *log << "cg_bench on " << run.info.device << ": device-to-device copy " << common.copy_gbps << " GB/s\n";
   for (const int grid : options.grids)
     for (const Preconditioner p : options.preconds) {
       if (options.dtype == DType::f64)

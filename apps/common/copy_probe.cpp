@@ -26,4 +26,12 @@ BandwidthResult measure_copy_bandwidth(std::size_t bytes, const TimingConfig& co
   return result;
 }
 
+BandwidthResult measure_run_copy_bandwidth(std::string_view app, std::string_view device, const TimingConfig& config,
+                                           cudaStream_t stream, std::ostream* log) {
+  const BandwidthResult copy = measure_copy_bandwidth(default_copy_probe_bytes(), config, stream);
+  if (log != nullptr)
+    *log << app << " on " << device << ": device-to-device copy " << copy.bytes_per_second() / 1e9 << " GB/s\n";
+  return copy;
+}
+
 }  // namespace bsrflow::bench

@@ -8,6 +8,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <ostream>
+#include <string_view>
 
 #include "bsrflow/apps/common/stats.hpp"
 #include "bsrflow/apps/common/timing.hpp"
@@ -25,6 +27,12 @@ std::size_t default_copy_probe_bytes();
 
 // Times cudaMemcpyAsync(device -> device) of `bytes` bytes.
 BandwidthResult measure_copy_bandwidth(std::size_t bytes, const TimingConfig& config, cudaStream_t stream);
+
+// The copy bandwidth a memory-bound benchmark rates itself against: measure_copy_bandwidth at the
+// default size, at the start of its run, with one progress line on `log` (when not null):
+// "<app> on <device>: device-to-device copy <GB/s> GB/s".
+BandwidthResult measure_run_copy_bandwidth(std::string_view app, std::string_view device, const TimingConfig& config,
+                                           cudaStream_t stream, std::ostream* log);
 
 // Re-reads a buffer of a quarter of L2 `passes` times per run.
 BandwidthResult measure_l2_read_bandwidth(int passes, const TimingConfig& config, cudaStream_t stream);

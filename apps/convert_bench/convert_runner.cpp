@@ -178,10 +178,8 @@ ConvertRun run_convert_bench(const ConvertOptions& options, std::ostream* log) {
   common.info = collect_run_info();
   ConvertRun run;
   run.info = common.info;
-  run.copy = measure_copy_bandwidth(default_copy_probe_bytes(), options.timing, common.stream);
+  run.copy = measure_run_copy_bandwidth("convert_bench", run.info.device, options.timing, common.stream, log);
   common.copy_gbps = run.copy.bytes_per_second() / 1e9;
-  if (log != nullptr)
-    *log << "convert_bench on " << run.info.device << ": device-to-device copy " << common.copy_gbps << " GB/s\n";
   switch (options.dtype) {
     case DType::f64: run_typed<double>(options, common, run.records, log); break;
     case DType::f32: run_typed<float>(options, common, run.records, log); break;

@@ -223,10 +223,8 @@ SpmvBenchRun run_spmv_bench(const SpmvBenchOptions& options, std::ostream* log) 
   common.info = collect_run_info();
   SpmvBenchRun run;
   run.info = common.info;
-  run.copy = measure_copy_bandwidth(default_copy_probe_bytes(), options.timing, common.stream);
+  run.copy = measure_run_copy_bandwidth("spmv_bench", run.info.device, options.timing, common.stream, log);
   common.copy_gbps = run.copy.bytes_per_second() / 1e9;
-  if (log != nullptr)
-    *log << "spmv_bench on " << run.info.device << ": device-to-device copy " << common.copy_gbps << " GB/s\n";
   for (const SpmvCase& c : options.cases) {
     if (c.dtype == DType::f64)
       run_case<double>(options, c, common, run.records, log);
