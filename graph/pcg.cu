@@ -44,6 +44,9 @@ struct PcgSolver<T>::Impl {
   T* x = nullptr;
   bool bound = false;  // b / x are the caller's (not the build placeholders)
 
+  // The result of the last solve that ran `iterations` iterations (waits for `stream`).
+  PcgResult read_result(unsigned iterations, cudaStream_t stream) const;
+
   Impl(const PcgOptions& o, std::int64_t rows, cudaStream_t stream)
       : options(o), n(rows), r(rows, stream), p(rows, stream), q(rows, stream), pq(1, stream), scalars(1, stream),
         reduce(reduce_grid_blocks(rows), 3, stream), state(stream), eager_state(stream) {
@@ -209,18 +212,22 @@ void PcgSolver<T>::solve_async(const T* b, T* x, cudaStream_t stream) {
 
 template <class T>
 PcgResult PcgSolver<T>::result(cudaStream_t stream) const {
-  const Impl& s = *impl_;
+  return impl_->read_result(impl_->n == 0 ? 0 : impl_->state.iterations(stream), stream);
+}
+
+template <class T>
+PcgResult PcgSolver<T>::Impl::read_result(unsigned iterations, cudaStream_t stream) const {
   PcgResult r;
-  if (s.n == 0) {
+  if (n == 0) {
     r.converged = true;
     return r;
   }
-  const PcgScalars scalars = s.scalars.to_host(stream).at(0);
-  r.iterations = s.state.iterations(stream);
-  r.residual_norm = std::sqrt(scalars.rr);
-  r.rhs_norm = std::sqrt(scalars.bb);
-  r.breakdown = scalars.breakdown != 0;
-  r.converged = !r.breakdown && scalars.rr <= scalars.threshold2;
+  const PcgScalars s = scalars.to_host(stream).at(0);
+  r.iterations = iterations;
+  r.residual_norm = std::sqrt(s.rr);
+  r.rhs_norm = std::sqrt(s.bb);
+  r.breakdown = s.breakdown != 0;
+  r.converged = !r.breakdown && s.rr <= s.threshold2;
   return r;
 }
 
@@ -229,34 +236,33 @@ PcgResult PcgSolver<T>::solve_eager(const T* b, T* x, cudaStream_t stream, unsig
   Impl& s = *impl_;
   BSRFLOW_REQUIRE(check_every >= 1, Errc::invalid_argument, "PCG solve_eager: check_every must be at least 1");
   s.bind(b, x);  // the graph stays in step with the caller's pointers
-  if (s.n == 0) return result(stream);
+  if (s.n == 0) return s.read_result(0, stream);
   const LoopControl control{s.eager_state.words(), s.options.max_iterations};
   const typename Impl::FusedLaunches k = s.launches(control);
-  auto apply = [&](const T* in, T* out) {
+  // q = A in; with_dot: also p.q into pq (the same work as the graph's tasks).
+  auto apply = [&](const T* in, bool with_dot) {
     if (s.spmv) {
-      s.spmv->run(s.A, in, out, scalar(T(1)), scalar(T(0)), stream,
-                  in == s.p.data() ? SpmvDot<T>{s.p.data(), s.pq.data(), s.dot_reduce.view()} : SpmvDot<T>{});
+      s.spmv->run(s.A, in, s.q.data(), scalar(T(1)), scalar(T(0)), stream,
+                  with_dot ? SpmvDot<T>{s.p.data(), s.pq.data(), s.dot_reduce.view()} : SpmvDot<T>{});
     } else {
-      s.op.apply(in, out, stream);
-      if (in == s.p.data()) dot<T>(s.n, s.p.data(), s.q.data(), s.pq.data(), s.dot_reduce.view(), stream);
+      s.op.apply(in, s.q.data(), stream);
+      if (with_dot) dot<T>(s.n, s.p.data(), s.q.data(), s.pq.data(), s.dot_reduce.view(), stream);
     }
   };
   s.eager_state.reset(stream);
-  apply(x, s.q.data());
+  apply(x, false);
   k.init.launch(stream);
+  LoopWords words{};
   for (;;) {
-    const LoopWords words = s.eager_state.read(stream);
+    words = s.eager_state.read(stream);
     if (words.stop != 0 || words.iteration >= s.options.max_iterations) break;
     for (unsigned i = 0; i < check_every; ++i) {
-      apply(s.p.data(), s.q.data());
+      apply(s.p.data(), true);
       k.update.launch(stream);
       k.direction.launch(stream);
     }
   }
-  const PcgResult r = result(stream);
-  PcgResult eager = r;
-  eager.iterations = s.eager_state.iterations(stream);
-  return eager;
+  return s.read_result(words.iteration, stream);  // the last read saw the loop's final words
 }
 
 template <class T>
