@@ -84,13 +84,14 @@ if [ "$run_benches" != 0 ] && [ -x "$carry/cg_bench" ]; then
   summary+=("cg_bench: rc=$rc; rows: ${cg_status:-none}; targets: ${cg_targets:-none}")
 fi
 if [ "$run_benches" != 0 ] && [ -x "$carry/fem_solve" ]; then
-  # Verification tables (rates, true residual, iteration growth) and the peer comparison at the
+  # Verification tables (rates, true residual, iteration growth), f64 and f32, and the peer comparison at the
   # issue's sizes; summary: exit codes, PASSED/FAILED per table, speedup targets met/MISSED.
   fem_runs=("--problem poisson --n 32 --compare --steps 3 --vtk $out/fem_poisson_32.vtk --plot $out/fem_poisson_32.png"
             "--problem poisson --n 64 --compare --no-verify" "--problem poisson --n 128 --compare --no-verify"
             "--problem elasticity --n 32 --compare --steps 3 --refinements 4,8,16,32"
             "--problem elasticity --n 32 --precond block-jacobi --compare --no-verify"
-            "--problem elasticity --n 64 --compare --no-verify")
+            "--problem elasticity --n 64 --compare --no-verify"
+            "--problem elasticity --n 32 --dtype f32 --compare --refinements 4,8,16,32")
   for i in "${!fem_runs[@]}"; do
     # shellcheck disable=SC2086  # the options are words
     "$carry/fem_solve" ${fem_runs[$i]} >"$out/fem_solve_$i.md" 2>"$out/fem_solve_$i.log"

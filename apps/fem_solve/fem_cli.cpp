@@ -25,7 +25,8 @@ po::options_description describe(FemOptions& o, Raw& raw) {
       ("help,h", po::bool_switch(&o.help), "show this help")
       ("problem", po::value<std::string>(&raw.problem)->default_value(raw.problem), "poisson | elasticity")
       ("n", po::value<int>(&o.n)->default_value(o.n), "cells per side of the unit cube (main solve)")
-      ("tol", po::value<double>(&o.tol)->default_value(o.tol), "PCG relative tolerance (||r|| <= tol ||b||)")
+      ("tol", po::value<double>(&o.tol),
+       "PCG relative tolerance (||r|| <= tol ||b||); default 1e-8 for f64, 1e-6 for f32")
       ("max-iter", po::value<int>(&o.max_iterations)->default_value(o.max_iterations), "PCG iteration limit")
       ("precond", po::value<std::string>(&raw.precond)->default_value(raw.precond), "jacobi | block-jacobi")
       ("dtype", po::value<std::string>(&raw.dtype)->default_value(raw.dtype), "f64 | f32")
@@ -49,7 +50,7 @@ FemOptions parse_fem_options(int argc, const char* const* argv) {
   FemOptions o;
   Raw raw;
   const po::options_description options = describe(o, raw);
-  bench::parse_command_line(argc, argv, options);
+  const po::variables_map vm = bench::parse_command_line(argc, argv, options);
   if (o.help) return o;
   bench::check_timing_options(o.timing);
   if (raw.problem == "poisson") {
@@ -74,6 +75,7 @@ FemOptions parse_fem_options(int argc, const char* const* argv) {
   } else {
     BSRFLOW_FAIL(Errc::invalid_argument, "--dtype: unknown dtype '" + raw.dtype + "' (expected f64 or f32)");
   }
+  if (vm.count("tol") == 0) o.tol = o.dtype == DType::f32 ? kDefaultTolF32 : kDefaultTolF64;
   BSRFLOW_REQUIRE(o.n >= 1, Errc::invalid_argument, "--n must be at least 1 (got " + std::to_string(o.n) + ")");
   BSRFLOW_REQUIRE(o.tol > 0 && o.tol < 1, Errc::invalid_argument,
                   "--tol must be in (0, 1) (got " + std::to_string(o.tol) + ")");

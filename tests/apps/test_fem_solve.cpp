@@ -62,6 +62,8 @@ TEST_CASE("fem_solve command line", "[apps][fem]") {
   CHECK(o.timing.iters == 4);
   CHECK(o.timing.warmup == 1);
   CHECK(!o.timing.cold_l2);
+  CHECK(parse({"--dtype", "f32"}).tol == 1e-6);
+  CHECK(parse({"--dtype", "f32", "--tol", "1e-4"}).tol == 1e-4);
   CHECK(parse({"--help"}).help);
   CHECK(fem_help().find("--precond") != std::string::npos);
 }
@@ -300,3 +302,39 @@ TEST_CASE("fem_solve end to end on small meshes: verification passes, steps and 
   }
 }
 
+
+TEST_CASE("fem_solve report: every section from a run's records", "[apps][fem]") {
+  FemOptions o = parse({"--problem", "elasticity", "--n", "16", "--compare"});
+  FemRun run;
+  run.info = {"NVIDIA H100", "2026-01-01T00:00:00Z", "abc1234"};
+  VerificationRow v;
+  v.n = 4;
+  v.l2 = 1;
+  v.h1 = 1;
+  v.converged = true;
+  VerificationRow w = v;
+  w.n = 8;
+  w.l2 = 0.25;
+  w.h1 = 0.5;
+  run.verification = {v, w};
+  add_rates(run.verification);
+  run.dofs = 14739;
+  run.matrix_shape = "BSR 3x3, 4913 block rows, 117649 blocks";
+  run.solver = "pcg f64";
+  run.steps = {StepRow{}};
+  run.compare = {CompareRow{}};
+  run.compare[0].solver = "bsrflow PCG, BSR 3x3 (one graph launch)";
+  const std::string md = fem_markdown(run, o);
+  for (const char* text : {"# fem_solve: elasticity", "Device: NVIDIA H100", "## Verification: elasticity",
+                           "Verification PASSED", "## Main solve: 16^3 cells, 14739 DOFs, f64",
+                           "BSR 3x3, 4913 block rows, 117649 blocks", "CSR->BSR", "## Compare",
+                           "bsrflow PCG, BSR 3x3 (one graph launch)"}) {
+    INFO(text);
+    CHECK(md.find(text) != std::string::npos);
+  }
+  o.verify = false;
+  o.compare = false;
+  const std::string short_md = fem_markdown(run, o);
+  CHECK(short_md.find("## Verification") == std::string::npos);
+  CHECK(short_md.find("## Compare") == std::string::npos);
+}
