@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs bsrflow's GPU checks on a machine with an NVIDIA GPU, from binaries built elsewhere.
 # Benchmarks: convert_bench, spmv_bench (table in spmv_bench.md, progress in spmv_bench.log),
-# cg_bench (table in cg_bench.md, progress in cg_bench.log), bsr_bench.
+# cg_bench (table in cg_bench.md, progress in cg_bench.log), fem_solve (fem_solve_<i>.md / .log),
+# bsr_bench.
 #
 #   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
 #   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
@@ -28,6 +29,7 @@ if [ "$mode" = pack ]; then
   for app in bsr_bench convert_bench spmv_bench cg_bench; do
     [ -x "$build/apps/$app" ] && cp "$build/apps/$app" "$carry/"
   done
+  [ -x "$build/apps/fem_solve" ] && cp "$build/apps/fem_solve" "$carry/"
   cp "$root/apps/bsr_bench/torch_peer.py" "$carry/" 2>/dev/null
   # The GPU machine has the CUDA libraries but not Boost.
   cp -L /usr/lib/x86_64-linux-gnu/libboost_program_options.so.1.74.0 "$carry/lib/"
@@ -80,6 +82,24 @@ if [ "$run_benches" != 0 ] && [ -x "$carry/cg_bench" ]; then
   cg_targets=$(grep -oE '(<= 8 us/iteration|>= 80% of copy bandwidth): (met|MISSED)' "$out/cg_bench.md" 2>/dev/null |
                  sort | uniq -c | awk '{$1 = $1 "x"; printf "%s%s", (NR > 1 ? "; " : ""), $0}')
   summary+=("cg_bench: rc=$rc; rows: ${cg_status:-none}; targets: ${cg_targets:-none}")
+fi
+if [ "$run_benches" != 0 ] && [ -x "$carry/fem_solve" ]; then
+  # Verification tables (rates, true residual, iteration growth), f64 and f32, and the peer comparison at the
+  # issue's sizes; summary: exit codes, PASSED/FAILED per table, speedup targets met/MISSED.
+  fem_runs=("--problem poisson --n 32 --compare --steps 3 --vtk $out/fem_poisson_32.vtk --plot $out/fem_poisson_32.png"
+            "--problem poisson --n 64 --compare --no-verify" "--problem poisson --n 128 --compare --no-verify"
+            "--problem elasticity --n 32 --compare --steps 3 --refinements 4,8,16,32"
+            "--problem elasticity --n 32 --precond block-jacobi --compare --no-verify"
+            "--problem elasticity --n 64 --compare --no-verify"
+            "--problem elasticity --n 32 --dtype f32 --compare --refinements 4,8,16,32")
+  for i in "${!fem_runs[@]}"; do
+    # shellcheck disable=SC2086  # the options are words
+    "$carry/fem_solve" ${fem_runs[$i]} >"$out/fem_solve_$i.md" 2>"$out/fem_solve_$i.log"
+    rc=$?; status=$((status | rc))
+    fem_result=$(grep -ohE 'Verification (PASSED|FAILED)|faster per iteration than the peer: [0-9.]+x, (met|MISSED)' \
+                   "$out/fem_solve_$i.md" 2>/dev/null | paste -sd ';' -)
+    summary+=("fem_solve ${fem_runs[$i]%% --vtk*}: rc=$rc; ${fem_result:-no result}")
+  done
 fi
 if [ "$run_benches" != 0 ] && [ -x "$carry/bsr_bench" ]; then
   # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else

@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "bsrflow/apps/cg_bench/cusparse_cublas_cg.hpp"
+#include "bsrflow/apps/common/cusparse_cublas_cg.hpp"
 #include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/apps/common/markdown.hpp"
 #include "bsrflow/apps/common/poisson.hpp"

@@ -1,4 +1,4 @@
-// The peer of cg_bench: textbook (preconditioned) conjugate gradients built from library calls,
+// The textbook CG peer of cg_bench and fem_solve: (preconditioned) conjugate gradients built from library calls,
 // the way a user writes it without bsrflow - cusparseSpMV (CSR, CUSPARSE_SPMV_CSR_ALG1, which
 // cuSPARSE documents as its default CSR algorithm; workspace and preprocessing done in the
 // constructor) and cuBLAS dot / axpy / scal / copy in host pointer mode, so every dot waits for

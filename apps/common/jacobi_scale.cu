@@ -1,9 +1,9 @@
-// The one kernel of cg_bench's cuSPARSE + cuBLAS peer: z = D^-1 r, elementwise.
+// The one kernel of the cuSPARSE + cuBLAS CG peer (cusparse_cublas_cg.hpp): z = D^-1 r, elementwise.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 
-#include "bsrflow/apps/cg_bench/cusparse_cublas_cg.hpp"
+#include "bsrflow/apps/common/cusparse_cublas_cg.hpp"
 #include "bsrflow/core/error.hpp"
 
 namespace bsrflow::bench {

@@ -1,4 +1,4 @@
-#include "bsrflow/apps/cg_bench/cusparse_cublas_cg.hpp"
+#include "bsrflow/apps/common/cusparse_cublas_cg.hpp"
 
 #include <cmath>
 #include <type_traits>
