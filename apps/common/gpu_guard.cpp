@@ -8,7 +8,7 @@
 namespace bsrflow::bench {
 
 std::string no_gpu_message(std::string_view app) {
-  return std::string(app) + ": no CUDA GPU found; this benchmark needs an NVIDIA GPU (H100/H200)";
+  return std::string(app) + ": no CUDA GPU found; it needs an NVIDIA GPU (H100/H200)";
 }
 
 bool gpu_present_or_explain(std::string_view app) {

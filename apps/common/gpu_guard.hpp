@@ -9,8 +9,8 @@ namespace bsrflow::bench {
 inline constexpr int kExitNoGpu = 2;
 inline constexpr int kExitUsage = 1;
 
-// The one-line message, e.g. "bsr_bench: no CUDA GPU found; this benchmark needs an NVIDIA GPU
-// (H100/H200)".
+// The one-line message, e.g. "fem_solve: no CUDA GPU found; it needs an NVIDIA GPU (H100/H200)"
+// (the same for the benchmarks and the sample apps).
 std::string no_gpu_message(std::string_view app);
 
 // True when a CUDA GPU is present; otherwise prints no_gpu_message(app) to stderr and returns

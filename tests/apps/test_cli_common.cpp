@@ -63,6 +63,6 @@ TEST_CASE("Boost.Program_options errors become invalid_argument", "[apps]") {
 }
 
 TEST_CASE("the no-GPU message is one plain line", "[apps]") {
-  CHECK(no_gpu_message("bsr_bench") == "bsr_bench: no CUDA GPU found; this benchmark needs an NVIDIA GPU (H100/H200)");
+  CHECK(no_gpu_message("bsr_bench") == "bsr_bench: no CUDA GPU found; it needs an NVIDIA GPU (H100/H200)");
   CHECK(kExitNoGpu == 2);
 }
