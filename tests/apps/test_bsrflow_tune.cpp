@@ -86,7 +86,8 @@ TEST_CASE("bsrflow-tune list and clear work without a GPU", "[apps][tuning]") {
   CHECK(run({"list", "--cache-dir", dir.path.string()}, out, err) == 0);
   CHECK(out == "no entries in " + (dir.path / "gemm_tuning.json").string() + "\n");
 
-  TuningCache cache(dir.path);
+  std::vector<std::string> warnings;
+  TuningCache cache(dir.path, [&](const std::string& w) { warnings.push_back(w); });
   cache.store(sample_entry());
   CHECK(run({"list", "--cache-dir", dir.path.string()}, out, err) == 0);
   CHECK(out == "1 entries in " + cache.file().string() +
@@ -105,7 +106,8 @@ TEST_CASE("bsrflow-tune list and clear work without a GPU", "[apps][tuning]") {
   CHECK(err.find("warning: bsrflow: tuning cache ") == 0);
   CHECK(err.find("not valid JSON") != std::string::npos);
 
-  cache.store(sample_entry());
+  cache.store(sample_entry());  // over the corrupted file: the cache warns and replaces it
+  CHECK(warnings.size() == 1);
   CHECK(run({"clear", "--cache-dir", dir.path.string()}, out, err) == 0);
   CHECK(out == "removed " + cache.file().string() + " (1 entries)\n");
   CHECK(!fs::exists(cache.file()));
