@@ -96,7 +96,6 @@ const void* placeholder() {
   return byte;
 }
 
-
 // plan_gemm without tuning: the configuration is the options' or the heuristic's.
 std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
                                              const GemmOptions& options, cudaStream_t stream) {
@@ -160,10 +159,11 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   return impl;
 }
 
-// The options fix the Hopper configuration themselves (tuning does not override a caller).
+// The options fix the Hopper configuration themselves (tuning does not override a caller; row
+// splitting is tunable, so turning it off fixes it too).
 bool fixed_by_options(const GemmOptions& o) {
   return o.kernel == GemmOptions::Choice::reference || o.swath > 0 || o.stages > 0 || o.k_chunk > 0 ||
-         o.orientation.has_value() || o.copy_only;
+         o.orientation.has_value() || o.copy_only || !o.split_long_rows;
 }
 
 std::string ms_text(double ms) {

@@ -54,7 +54,8 @@ class TuningCache;  // tuning_cache.hpp
 //  exhaustive  times every tunable configuration (gemm_tunables.hpp) on the real pattern, or a
 //              faithful sample of a huge one, with scratch B / C, and stores the winner
 // Tuning applies only where the plan would run the Hopper kernel and the options leave its
-// configuration to the planner (swath, stages, k_chunk, orientation unset, not copy_only).
+// configuration to the planner (swath, stages, k_chunk, orientation unset, split_long_rows on,
+// not copy_only); max_ctas and tma_store_epilogue are honoured while tuning.
 enum class GemmTuning : std::uint8_t { off, cached, exhaustive };
 
 // Where a plan's configuration came from.

@@ -166,3 +166,27 @@ TEST_CASE("tuning sample: the whole problem when it fits, else fewer columns and
   CHECK(s.block_rows / 2 < 528);
   CHECK(s.first_block_row == (1000 - s.block_rows) / 2);
 }
+
+TEST_CASE("plan_gemm says where its configuration came from and why tuning did not apply", "[ops][tuning]") {
+  // The reference kernel needs no device at plan time, so this runs on the CPU.
+  const GemmBsrOperand A{64, 64, 16, 16, 1, &g_storage[0], &g_storage[1], nullptr};
+  const DenseDesc B{64, 32, 32, Layout::row_major, DType::f32};
+  const DenseDesc C{64, 32, 32, Layout::row_major, DType::f32};
+  GemmOptions o;
+  o.kernel = GemmOptions::Choice::reference;
+  const GemmPlan off = plan_gemm(A, DType::f32, B, C, o);
+  CHECK(off.tuning_source() == TuningSource::options);
+  CHECK(off.tuning_note().empty());
+  for (const GemmTuning t : {GemmTuning::cached, GemmTuning::exhaustive}) {
+    o.tuning = t;
+    const GemmPlan p = plan_gemm(A, DType::f32, B, C, o);
+    CHECK(p.kernel() == GemmKernel::reference);
+    CHECK(p.tuning_source() == TuningSource::options);
+    CHECK(p.tuning_note() ==
+          "tuning not applied: the reference kernel runs (GemmOptions asked for the reference kernel)");
+  }
+  CHECK(std::string(tuning_source_name(TuningSource::heuristic)) == "heuristic");
+  CHECK(std::string(tuning_source_name(TuningSource::options)) == "options");
+  CHECK(std::string(tuning_source_name(TuningSource::cache)) == "cache");
+  CHECK(std::string(tuning_source_name(TuningSource::tuned)) == "tuned");
+}
