@@ -13,6 +13,7 @@
 #include "bsrflow/apps/bsrflow_tune/tune_commands.hpp"
 #include "bsrflow/core/device_info.hpp"
 #include "support/gpu.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace bsrflow;
 using namespace bsrflow::bench;
@@ -33,19 +34,6 @@ int run(std::vector<std::string> args, std::string& out, std::string& err) {
   err = e.str();
   return rc;
 }
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "bsrflow_tune_XXXXXX").string();
-    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 TuningEntry sample_entry() {
   TuningEntry e;
@@ -81,7 +69,7 @@ TEST_CASE("bsrflow-tune command line", "[apps][tuning]") {
 }
 
 TEST_CASE("bsrflow-tune list and clear work without a GPU", "[apps][tuning]") {
-  TempDir dir;
+  test::TempDir dir("bsrflow_tune");
   std::string out, err;
   CHECK(run({"list", "--cache-dir", dir.path.string()}, out, err) == 0);
   CHECK(out == "no entries in " + (dir.path / "gemm_tuning.json").string() + "\n");
@@ -122,7 +110,7 @@ TEST_CASE("bsrflow-tune tune without a GPU exits with 2 and one line", "[apps][t
     WARN("SKIPPED: a GPU is present; the [gpu] test runs tune instead");
     return;
   }
-  TempDir dir;
+  test::TempDir dir("bsrflow_tune");
   std::string out, err;
   CHECK(run({"tune", "--cache-dir", dir.path.string()}, out, err) == 2);
   CHECK(err == "bsrflow-tune: no CUDA GPU found; 'tune' needs an NVIDIA Hopper GPU (list and clear work without one)\n");
@@ -135,7 +123,7 @@ TEST_CASE("bsrflow-tune tune --suite quick fills a cache that list shows", "[app
     WARN("SKIPPED: not sm_90, nothing to tune");
     return;
   }
-  TempDir dir;
+  test::TempDir dir("bsrflow_tune");
   std::string out, err;
   REQUIRE(run({"tune", "--suite", "quick", "--cache-dir", dir.path.string()}, out, err) == 0);
   INFO(out << err);

@@ -11,8 +11,6 @@
 //   identity; capture into a CUDA Graph; run-time argument errors.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -20,7 +18,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <random>
 #include <sstream>
 #include <string>
@@ -42,6 +39,7 @@
 #include "bsrflow/ops/tuning_cache.hpp"
 #include "support/gpu.hpp"
 #include "support/patterns.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace bsrflow;
 
@@ -603,11 +601,9 @@ TEST_CASE("sm90 GEMM: every tunable configuration is exact against the reference
 
 TEST_CASE("sm90 GEMM: exhaustive tuning stores a winner that a cached plan then uses", "[ops][sm90][gpu][tuning]") {
   SM90_REQUIRE_HOPPER();
-  std::string tmpl = (std::filesystem::temp_directory_path() / "bsrflow_tuning_gpu_XXXXXX").string();
-  REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-  const std::filesystem::path dir = tmpl;
+  const test::TempDir dir("bsrflow_tuning_gpu");
   std::vector<std::string> warnings;
-  TuningCache cache(dir, [&](const std::string& w) { warnings.push_back(w); });
+  TuningCache cache(dir.path, [&](const std::string& w) { warnings.push_back(w); });
 
   Case c;
   c.R = c.C = 64;
@@ -658,6 +654,4 @@ TEST_CASE("sm90 GEMM: exhaustive tuning stores a winner that a cached plan then 
   CHECK(fixed.tuning_source() == TuningSource::options);
   CHECK(fixed.tuning_note() == "tuning not applied: GemmOptions fixes the configuration");
   CHECK(warnings.empty());
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
 }

@@ -23,25 +23,12 @@
 #include "bsrflow/ops/gemm_tuning_key.hpp"
 #include "bsrflow/ops/tuning_cache.hpp"
 #include "support/expect_error.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace bsrflow;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory under the system temp dir, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "bsrflow_tuning_XXXXXX").string();
-    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // Collects the cache's warnings.
 struct Warnings {
@@ -179,7 +166,7 @@ TEST_CASE("tuning key: same inputs give the same key, every field changes it", "
 }
 
 TEST_CASE("tuning cache: round trip, replacement, file format", "[ops][tuning]") {
-  TempDir dir;
+  test::TempDir dir("bsrflow_tuning");
   Warnings w;
   TuningCache cache(dir.path / "sub" / "dir", w.logger());  // created on the first store
   CHECK(!cache.lookup(key_for(64, 64)).has_value());
@@ -229,7 +216,7 @@ TEST_CASE("tuning cache: round trip, replacement, file format", "[ops][tuning]")
 }
 
 TEST_CASE("tuning cache: bad files and entries are ignored with a specific warning, once", "[ops][tuning]") {
-  TempDir dir;
+  test::TempDir dir("bsrflow_tuning");
   Warnings w;
   TuningCache cache(dir.path, w.logger());
   const TuningEntry good = entry_for(key_for(64, 64), tuned_64x64());
@@ -321,7 +308,7 @@ TEST_CASE("tuning cache: bad files and entries are ignored with a specific warni
                           "it was tuned on NVIDIA H200 sm90 x132") != std::string::npos);
     CHECK(w.any_contains("(tune again for this GPU)"));
 
-    TempDir dir2;
+    test::TempDir dir2("bsrflow_tuning");
     Warnings w2;
     TuningCache cache2(dir2.path, w2.logger());
     TuningEntry stale = good;
@@ -353,7 +340,7 @@ TEST_CASE("tuning cache: bad files and entries are ignored with a specific warni
 }
 
 TEST_CASE("tuning cache: store refuses a configuration that is not tunable for its key", "[ops][tuning]") {
-  TempDir dir;
+  test::TempDir dir("bsrflow_tuning");
   TuningCache cache(dir.path);
   BSRFLOW_CHECK_ERROR(cache.store(entry_for(key_for(64, 64), {{512, GemmOrientation::swap, 64}, 4, true})),
                       Errc::invalid_argument,
@@ -363,7 +350,7 @@ TEST_CASE("tuning cache: store refuses a configuration that is not tunable for i
 }
 
 TEST_CASE("tuning cache: 8 concurrent writer processes all land their entries", "[ops][tuning]") {
-  TempDir dir;
+  test::TempDir dir("bsrflow_tuning");
   constexpr int kProcesses = 8;
   constexpr int kPerProcess = 4;
   // Distinct keys: process p, entry e -> N bucket 8 + e, block shape by p.
@@ -417,7 +404,7 @@ TEST_CASE("tuning cache: 8 concurrent writer processes all land their entries", 
 }
 
 TEST_CASE("tuning cache: 8 writer threads on one cache object", "[ops][tuning]") {
-  TempDir dir;
+  test::TempDir dir("bsrflow_tuning");
   TuningCache cache(dir.path);
   std::vector<std::thread> threads;
   std::vector<int> failures(8, 0);
