@@ -14,6 +14,7 @@
 #include "bsrflow/ops/gemm_tuner.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
 #include "bsrflow/ops/sm90_kernels.hpp"
+#include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
 
 using namespace bsrflow;
@@ -104,6 +105,16 @@ TEST_CASE("tunable configurations on a fake H100: variants x stages x split", "[
   DeviceInfo tiny = h100;
   tiny.smem_per_block_optin = 1024;  // nothing fits
   CHECK(tunable_configs(DType::f16, 64, 64, Layout::row_major, tiny).empty());
+}
+
+TEST_CASE("the GPU test's pattern splits its long row on an H100 and an H200", "[ops][tuning]") {
+  // "every tunable configuration is exact" (test_sm90_gemm.cu): 10 block rows, one of 24 blocks
+  // and one of 1, N = 1096 (3 swaths of 512); the split and no-split schedules must differ.
+  for (const int sms : {132, 114, 144}) {
+    const int limit = sm90::split_limit(25, 10, 3, sms);
+    CHECK(limit == 16);
+    CHECK(sm90::pieces_for(24, limit) == 2);
+  }
 }
 
 TEST_CASE("tunable configuration names and options", "[ops][tuning]") {

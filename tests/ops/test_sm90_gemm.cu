@@ -574,13 +574,13 @@ TEST_CASE("sm90 GEMM: every tunable configuration is exact against the reference
         for (const int C : {16, 32, 64, 128}) {
           for (const GemmTunedConfig& cfg : tunable_configs(in, R, C, bl, device)) {
             CAPTURE(dtype_name(in), R, C, bl == Layout::row_major, cfg.name());
-            // One 40-block row among short ones: long enough to be split (limit 16 blocks here),
+            // One 24-block row among short ones: long enough to be split (limit 16 blocks here),
             // so split and no-split schedules both run; N spans a partial last swath.
             Case c;
             c.R = R;
             c.C = C;
             c.M = 9 * R + R / 2;
-            c.K = 40 * C;
+            c.K = 24 * C;
             c.N = 1096;
             c.b_layout = bl;
             c.pattern = Pattern::one_long_row;
