@@ -367,11 +367,19 @@ TEST_CASE("tuning cache: 8 concurrent writer processes all land their entries", 
                                         : Sm90KernelVariant{256, GemmOrientation::direct, 64};
     return GemmTunedConfig{v, 4, true};
   };
+  // A start gate: every child blocks reading the pipe until the parent closes its write end
+  // after forking them all, so the 8 writers really run at the same time.
+  int gate[2];
+  REQUIRE(::pipe(gate) == 0);
   std::vector<pid_t> children;
   for (int p = 0; p < kProcesses; ++p) {
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {  // child: no Catch2 macros, exit status only
+      ::close(gate[1]);
+      char byte;
+      while (::read(gate[0], &byte, 1) < 0) {
+      }
       int status = 0;
       try {
         TuningCache cache(dir.path, [](const std::string&) {});
@@ -383,6 +391,8 @@ TEST_CASE("tuning cache: 8 concurrent writer processes all land their entries", 
     }
     children.push_back(pid);
   }
+  ::close(gate[0]);
+  ::close(gate[1]);  // open the gate
   for (const pid_t pid : children) {
     int status = 0;
     REQUIRE(::waitpid(pid, &status, 0) == pid);
