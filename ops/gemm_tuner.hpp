@@ -26,8 +26,9 @@ namespace bsrflow {
 
 constexpr int kTuningWarmup = 2;
 constexpr int kTuningTimedRuns = 15;
-// The heuristic keeps its place unless a candidate is more than this much faster (run-to-run
-// noise of a median of 15 on an idle GPU is well under 1%; perf_log.md).
+// The heuristic keeps its place unless a candidate is more than this much faster: a guard against
+// crowning a noise winner. NOTES: an assumed figure for the run-to-run noise of a median of 15 on
+// an idle GPU; not yet measured here (perf_log.md entry 5 says what to check).
 constexpr double kTuningMargin = 0.01;
 constexpr std::size_t kScratchBudget = std::size_t{2} << 30;  // 2 GiB
 
