@@ -41,9 +41,10 @@ std::vector<Sm90KernelVariant> tunable_variants(DType in, int R, int C, Layout b
 
 // Ring depths the tuner tries for `variant` on `device`: the deepest that fits (the heuristic's
 // choice) and half of it (at least kMinStages). Empty when not even kMinStages fit.
-// NOTES: two depths, not every depth in [kMinStages, deepest]: the perf log saw ring depth
-// matter only between "too shallow to hide a load" and "enough", and the exhaustive search time
-// grows linearly with the candidates.
+// NOTES: two depths, not every depth in [kMinStages, deepest], to bound the search time (it grows
+// linearly with the candidates). No stage sweep of this kernel is logged yet (perf_log.md); the
+// copy-only probe found deeper rings no better (DESIGN.md: 24 stages worse than 8). Widen this
+// if a measurement shows depth matters.
 std::vector<int> tunable_stages(DType in, int R, int C, Layout b_layout, const Sm90KernelVariant& variant,
                                 const DeviceInfo& device);
 
