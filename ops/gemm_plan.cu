@@ -172,7 +172,7 @@ std::string ms_text(double ms) {
   return buf;
 }
 
-// Warnings of plan_gemm's tuning that are not the cache's own (the cache could not be used).
+// A warning when there is no cache whose logger could carry it.
 void tuning_warning(const std::string& message) { std::fprintf(stderr, "warning: bsrflow: %s\n", message.c_str()); }
 
 }  // namespace
@@ -199,7 +199,8 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
   const DeviceInfo device = device_info();
   const int block_rows = ceil_div(A.rows, A.R);
   std::vector<int> row_ptr(static_cast<std::size_t>(block_rows) + 1);
-  BSRFLOW_CUDA(cudaMemcpyAsync(row_ptr.data(), A.row_ptr, row_ptr.size() * sizeof(int), cudaMemcpyDeviceToHost, stream));
+  BSRFLOW_CUDA(
+      cudaMemcpyAsync(row_ptr.data(), A.row_ptr, row_ptr.size() * sizeof(int), cudaMemcpyDeviceToHost, stream));
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));
   const TuningKey key = tuning_key(current_tuning_environment(device), in, C.dtype, A.R, A.C, B.layout, C.layout,
                                    B.cols, pattern_stats(row_ptr, ceil_div(A.cols, A.C)));
@@ -226,8 +227,8 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
       return GemmPlan(std::move(tuned));
     } catch (const Error& e) {
       if (e.code() != Errc::unsupported && e.code() != Errc::invalid_argument) throw;
-      tuning_warning("cached configuration " + hit->config.name() + " cannot run here (" + e.message() +
-                     "); using the heuristic");
+      cache->warn("cached configuration " + hit->config.name() + " for " + problem_text(key.problem) +
+                  " cannot run here (" + e.message() + "); using the heuristic");
       impl->tuning_note = "cached configuration " + hit->config.name() + " rejected: heuristic configuration";
       return GemmPlan(std::move(impl));
     }
@@ -239,7 +240,7 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
     try {
       cache->store({key, r.winner, r.winner_ms, r.heuristic_ms, utc_timestamp_now()});
     } catch (const Error& e) {
-      tuning_warning("could not store the tuning result: " + e.message());
+      cache->warn("could not store the tuning result: " + e.message());
     }
   }
   std::string note = "tuned " + std::to_string(r.candidates) + " configurations" +

@@ -26,7 +26,8 @@ TuningSample tuning_sample(const std::vector<int>& row_ptr, int R, int C, int k,
   if (band_bytes(0, block_rows, n) + b_bytes(n) <= budget) return s;
   s.whole = false;
   constexpr int kWidest = 512;
-  while (b_bytes(s.n) > budget / 2 && s.n > kWidest) s.n = std::max(kWidest, (s.n / 2 + kWidest - 1) / kWidest * kWidest);
+  while (b_bytes(s.n) > budget / 2 && s.n > kWidest)
+    s.n = std::max(kWidest, (s.n / 2 + kWidest - 1) / kWidest * kWidest);
   const std::int64_t swaths = (s.n + kWidest - 1) / kWidest;
   const std::int64_t min_tiles = 4LL * sms;
   while (s.block_rows > 1) {
@@ -181,9 +182,12 @@ GemmTuningResult tune_gemm(const GemmBsrOperand& A, const std::vector<int>& row_
                            const DenseDesc& C, const GemmOptions& base, const DeviceInfo& device, cudaStream_t stream) {
   BSRFLOW_REQUIRE(static_cast<std::int64_t>(row_ptr.size()) == (A.R > 0 ? (A.rows + A.R - 1) / A.R : 0) + 1,
                   Errc::invalid_argument, "tune_gemm: row_ptr does not match A's block rows");
-  BSRFLOW_REQUIRE(A.nnzb > 0 && B.cols > 0, Errc::invalid_argument, "tune_gemm: nothing to tune (no blocks or N = 0)");
-  if (in == DType::f16 && C.dtype == DType::f16) return tune_typed<__half, __half>(A, row_ptr, B, C, base, device, stream);
-  if (in == DType::f16 && C.dtype == DType::f32) return tune_typed<__half, float>(A, row_ptr, B, C, base, device, stream);
+  BSRFLOW_REQUIRE(A.nnzb > 0 && B.cols > 0, Errc::invalid_argument,
+                  "tune_gemm: nothing to tune (no blocks or N = 0)");
+  if (in == DType::f16 && C.dtype == DType::f16)
+    return tune_typed<__half, __half>(A, row_ptr, B, C, base, device, stream);
+  if (in == DType::f16 && C.dtype == DType::f32)
+    return tune_typed<__half, float>(A, row_ptr, B, C, base, device, stream);
   if (in == DType::bf16 && C.dtype == DType::bf16)
     return tune_typed<__nv_bfloat16, __nv_bfloat16>(A, row_ptr, B, C, base, device, stream);
   if (in == DType::bf16 && C.dtype == DType::f32)

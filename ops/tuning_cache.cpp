@@ -153,6 +153,11 @@ TuningEntry tuning_entry_from_json(const Json& o) {
 TuningCache::TuningCache(fs::path dir, TuningLogger log) : dir_(std::move(dir)), log_(std::move(log)) {}
 
 void TuningCache::warn(const std::string& message) const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  warn_unlocked(message);
+}
+
+void TuningCache::warn_unlocked(const std::string& message) const {
   const std::string line = "bsrflow: tuning cache " + file().string() + ": " + message;
   if (!warned_.insert(line).second) return;  // once per distinct message
   if (log_) log_(line);
@@ -169,22 +174,24 @@ TuningCache::Loaded TuningCache::load_unlocked() const {
   try {
     doc = parse_json(text.str());
   } catch (const Error& e) {
-    warn("not valid JSON (" + e.message() + "; truncated or corrupted?); ignoring the whole file");
+    warn_unlocked("not valid JSON (" + e.message() + "; truncated or corrupted?); ignoring the whole file");
     return out;
   }
   const Json* format = doc.find("format");
   if (!doc.is_object() || format == nullptr || !format->is_integer()) {
-    warn("not a bsrflow tuning cache (expected an object with an integer \"format\"); ignoring the whole file");
+    warn_unlocked(
+        "not a bsrflow tuning cache (expected an object with an integer \"format\"); ignoring the whole file");
     return out;
   }
   if (format->as_integer() != kFormat) {
-    warn("format " + std::to_string(format->as_integer()) + " is not known to this bsrflow (it reads format " +
-         std::to_string(kFormat) + "); ignoring the whole file");
+    warn_unlocked("format " + std::to_string(format->as_integer()) +
+                  " is not known to this bsrflow (it reads format " + std::to_string(kFormat) +
+                  "); ignoring the whole file");
     return out;
   }
   const Json* entries = doc.find("entries");
   if (entries == nullptr || !entries->is_array()) {
-    warn("\"entries\" is missing or not an array; ignoring the whole file");
+    warn_unlocked("\"entries\" is missing or not an array; ignoring the whole file");
     return out;
   }
   std::size_t index = 0;
@@ -200,7 +207,7 @@ TuningCache::Loaded TuningCache::load_unlocked() const {
         }
       if (!replaced) out.entries.push_back(std::move(e));
     } catch (const Error& e) {
-      warn("entry " + std::to_string(index) + " ignored: " + e.message());
+      warn_unlocked("entry " + std::to_string(index) + " ignored: " + e.message());
     }
     ++index;
   }
@@ -218,7 +225,7 @@ std::optional<TuningEntry> TuningCache::lookup(const TuningKey& key) const {
   if (other != nullptr) {
     const TuningEnvironment& have = other->key.environment;
     const bool foreign = !have.same_gpu(key.environment);
-    warn(std::string(foreign ? "foreign" : "stale") + " entry for " + problem_text(key.problem) +
+    warn_unlocked(std::string(foreign ? "foreign" : "stale") + " entry for " + problem_text(key.problem) +
          " not used: it was tuned on " + environment_text(have) + ", this is " + environment_text(key.environment) +
          " (tune again for this " + (foreign ? "GPU" : "software") + ")");
   }

@@ -49,7 +49,8 @@ struct TuningEntry {
   friend bool operator==(const TuningEntry&, const TuningEntry&) = default;
 };
 
-// Receives one warning line ("bsrflow: tuning cache <file>: ...").
+// Receives one warning line ("bsrflow: tuning cache <file>: ..."). Called with the cache's mutex
+// held: it must not call back into the same cache.
 using TuningLogger = std::function<void(const std::string&)>;
 
 // The directory by the rule above. Throws Error(io) when none of the variables is set.
@@ -83,12 +84,17 @@ class TuningCache {
   // Removes the file; returns how many valid entries it held.
   std::size_t clear();
 
+  // One warning line about this cache ("bsrflow: tuning cache <file>: <message>") through the
+  // logger, once per distinct message (plan_gemm reports a cached configuration that cannot run
+  // on this device here too).
+  void warn(const std::string& message) const;
+
  private:
   struct Loaded {
     std::vector<TuningEntry> entries;
   };
   Loaded load_unlocked() const;  // never throws for the file's contents; warns instead
-  void warn(const std::string& message) const;
+  void warn_unlocked(const std::string& message) const;
 
   std::filesystem::path dir_;
   TuningLogger log_;

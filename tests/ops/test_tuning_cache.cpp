@@ -329,6 +329,11 @@ TEST_CASE("tuning cache: bad files and entries are ignored with a specific warni
     CHECK(!cache.lookup(good.key).has_value());
     CHECK(cache.entries().empty());
     CHECK(w.lines.size() == 1);
+    // plan_gemm's own warnings about this cache go the same way.
+    cache.warn("cached configuration X cannot run here");
+    cache.warn("cached configuration X cannot run here");
+    REQUIRE(w.lines.size() == 2);
+    CHECK(w.lines[1] == "bsrflow: tuning cache " + cache.file().string() + ": cached configuration X cannot run here");
   }
   SECTION("a store over a corrupted file replaces it with a valid one") {
     write_text(cache.file(), valid.substr(0, 40));
