@@ -154,7 +154,15 @@ GemmTuningResult tune_typed(const GemmBsrOperand& A, const std::vector<int>& row
   GemmTunedConfig best = result.heuristic;
   for (const GemmTunedConfig& cfg : tunable_configs(dtype_of_v<TIn>, A.R, A.C, Bd.layout, device)) {
     if (cfg == result.heuristic) continue;
-    const GemmPlan plan = plan_gemm(a, dtype_of_v<TIn>, b, c, options_for(cfg, plain), stream);
+    GemmPlan plan;
+    try {
+      plan = plan_gemm(a, dtype_of_v<TIn>, b, c, options_for(cfg, plain), stream);
+    } catch (const Error& e) {
+      // A candidate the planner refuses for this problem is not a candidate; anything else
+      // (a CUDA error) is the caller's to see.
+      if (e.code() != Errc::unsupported && e.code() != Errc::invalid_argument) throw;
+      continue;
+    }
     // Without split rows the no-split twin has the very same schedule: skip it.
     if (!cfg.split_long_rows && plan.split_rows() == 0) {
       GemmTunedConfig twin = cfg;
