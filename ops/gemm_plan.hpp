@@ -60,7 +60,7 @@ enum class GemmTuning : std::uint8_t { off, cached, exhaustive };
 
 // Where a plan's configuration came from.
 enum class TuningSource : std::uint8_t {
-  heuristic,  // tuned defaults (also every reference-kernel plan)
+  heuristic,  // tuned defaults (also a plan that fell back to the reference kernel)
   options,    // the caller's GemmOptions fixed it
   cache,      // a stored tuning result
   tuned,      // this plan_gemm call measured it

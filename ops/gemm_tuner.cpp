@@ -41,6 +41,13 @@ TuningSample tuning_sample(const std::vector<int>& row_ptr, int R, int C, int k,
   return s;
 }
 
+TimedConfig pick_winner(const TimedConfig& heuristic, const std::vector<TimedConfig>& candidates, double margin) {
+  TimedConfig best = heuristic;
+  for (const TimedConfig& c : candidates)
+    if (c.ms < best.ms) best = c;  // the first of equal times keeps its place
+  return best.ms < heuristic.ms * (1.0 - margin) ? best : heuristic;
+}
+
 namespace {
 
 // Median of the per-run times of `plan` on the scratch operands.
@@ -147,11 +154,8 @@ GemmTuningResult tune_typed(const GemmBsrOperand& A, const std::vector<int>& row
     result.heuristic = tuned_config_of(heuristic.config(), plain.split_long_rows);
     result.heuristic_ms = time_plan<TIn, TOut>(heuristic, av, bv, cv, stream);
   }
-  result.winner = result.heuristic;
-  result.winner_ms = result.heuristic_ms;
   result.candidates = 1;
-  double best_ms = result.heuristic_ms;
-  GemmTunedConfig best = result.heuristic;
+  std::vector<TimedConfig> timed;
   for (const GemmTunedConfig& cfg : tunable_configs(dtype_of_v<TIn>, A.R, A.C, Bd.layout, device)) {
     if (cfg == result.heuristic) continue;
     GemmPlan plan;
@@ -172,15 +176,11 @@ GemmTuningResult tune_typed(const GemmBsrOperand& A, const std::vector<int>& row
     }
     const double ms = time_plan<TIn, TOut>(plan, av, bv, cv, stream);
     ++result.candidates;
-    if (ms < best_ms) {
-      best_ms = ms;
-      best = cfg;
-    }
+    timed.push_back({cfg, ms});
   }
-  if (best_ms < result.heuristic_ms * (1.0 - kTuningMargin)) {
-    result.winner = best;
-    result.winner_ms = best_ms;
-  }
+  const TimedConfig w = pick_winner({result.heuristic, result.heuristic_ms}, timed, kTuningMargin);
+  result.winner = w.config;
+  result.winner_ms = w.ms;
   return result;
 }
 

@@ -53,6 +53,16 @@ struct TuningSample {
 TuningSample tuning_sample(const std::vector<int>& row_ptr, int R, int C, int k, int n, std::size_t in_bytes,
                            std::size_t out_bytes, std::size_t budget, int sms);
 
+// One timed candidate.
+struct TimedConfig {
+  GemmTunedConfig config;
+  double ms = 0;
+};
+
+// The fastest of `candidates` if it beats the heuristic by more than `margin` (a fraction of the
+// heuristic's time), else the heuristic: the tuner's choice, as a pure function.
+TimedConfig pick_winner(const TimedConfig& heuristic, const std::vector<TimedConfig>& candidates, double margin);
+
 struct GemmTuningResult {
   GemmTunedConfig winner;
   GemmTunedConfig heuristic;

@@ -201,3 +201,26 @@ TEST_CASE("plan_gemm says where its configuration came from and why tuning did n
   CHECK(std::string(tuning_source_name(TuningSource::cache)) == "cache");
   CHECK(std::string(tuning_source_name(TuningSource::tuned)) == "tuned");
 }
+
+TEST_CASE("the tuner's choice: the fastest candidate only when it beats the heuristic by the margin", "[ops][tuning]") {
+  const GemmTunedConfig h{{256, GemmOrientation::direct, 64}, 5, true};
+  const GemmTunedConfig a{{256, GemmOrientation::swap, 64}, 5, true};
+  const GemmTunedConfig b{{256, GemmOrientation::direct, 32}, 8, true};
+  const TimedConfig heuristic{h, 1.0};
+  // Clearly faster: the fastest wins.
+  TimedConfig w = pick_winner(heuristic, {{a, 0.95}, {b, 0.90}}, 0.01);
+  CHECK(w.config == b);
+  CHECK(w.ms == 0.90);
+  // Faster, but within the margin: the heuristic stays.
+  w = pick_winner(heuristic, {{a, 0.995}}, 0.01);
+  CHECK(w.config == h);
+  CHECK(w.ms == 1.0);
+  // Exactly at the margin is not beyond it.
+  w = pick_winner(heuristic, {{a, 0.99}}, 0.01);
+  CHECK(w.config == h);
+  // Slower candidates, or none: the heuristic.
+  CHECK(pick_winner(heuristic, {{a, 1.5}, {b, 1.01}}, 0.01).config == h);
+  CHECK(pick_winner(heuristic, {}, 0.01).config == h);
+  // Ties between candidates: the first one measured.
+  CHECK(pick_winner(heuristic, {{a, 0.5}, {b, 0.5}}, 0.01).config == a);
+}
