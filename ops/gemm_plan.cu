@@ -5,12 +5,17 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
+#include <optional>
+#include <vector>
 #include <cstdint>
 #include <string>
 
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/gemm_tuner.hpp"
+#include "bsrflow/ops/gemm_tuning_key.hpp"
 #include "bsrflow/ops/reference_gemm.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
 #include "bsrflow/ops/sm90_gemm_params.hpp"
@@ -18,6 +23,7 @@
 #include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/sm90_split_fixup.hpp"
 #include "bsrflow/ops/sm90_tensor_map.hpp"
+#include "bsrflow/ops/tuning_cache.hpp"
 
 namespace bsrflow {
 
@@ -39,7 +45,20 @@ struct GemmPlan::Impl {
   int num_tiles = 0;
   int ctas = 0;
   bool tma_store_epilogue = true;
+  // Where the configuration came from (plan_gemm's tuning).
+  TuningSource source = TuningSource::heuristic;
+  std::string tuning_note;
 };
+
+const char* tuning_source_name(TuningSource s) {
+  switch (s) {
+    case TuningSource::heuristic: return "heuristic";
+    case TuningSource::options: return "options";
+    case TuningSource::cache: return "cache";
+    case TuningSource::tuned: return "tuned";
+  }
+  return "?";
+}
 
 GemmPlan::GemmPlan() = default;
 GemmPlan::~GemmPlan() = default;
@@ -77,10 +96,9 @@ const void* placeholder() {
   return byte;
 }
 
-}  // namespace
-
-GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
-                   const GemmOptions& options, cudaStream_t stream) {
+// plan_gemm without tuning: the configuration is the options' or the heuristic's.
+std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
+                                             const GemmOptions& options, cudaStream_t stream) {
   // Shapes first, with stand-in pointers: the plan holds descriptions, not data.
   GemmBsrOperand a = A;
   if (a.values == nullptr) a.values = placeholder();
@@ -110,7 +128,7 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
   if (!choice.use_sm90) {
     impl->kernel = GemmKernel::reference;
     impl->reason = std::move(choice.reason);
-    return GemmPlan(std::move(impl));
+    return impl;
   }
   impl->kernel = GemmKernel::sm90;
   impl->config = choice.config;
@@ -119,7 +137,7 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
   const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
   const int swath = impl->config.swath;
   impl->num_swaths = ceil_div(B.cols, swath);
-  if (block_rows == 0 || impl->num_swaths == 0) return GemmPlan(std::move(impl));  // nothing to compute
+  if (block_rows == 0 || impl->num_swaths == 0) return impl;  // nothing to compute
 
   const int sms = options.max_ctas > 0 ? std::min(options.max_ctas, device.sm_count) : device.sm_count;
   // The fix-up grid has N / 256 columns (gridDim.y <= 65535); beyond that, rows are not split.
@@ -138,10 +156,107 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
   }
   sm90::prepare_kernel(*impl->entry, device.smem_per_block_optin);
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the schedule is complete before the plan is used
+  return impl;
+}
+
+// The options fix the Hopper configuration themselves (tuning does not override a caller; row
+// splitting is tunable, so turning it off fixes it too).
+bool fixed_by_options(const GemmOptions& o) {
+  return o.kernel == GemmOptions::Choice::reference || o.swath > 0 || o.stages > 0 || o.k_chunk > 0 ||
+         o.orientation.has_value() || o.copy_only || !o.split_long_rows;
+}
+
+std::string ms_text(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.4g ms", ms);
+  return buf;
+}
+
+// A warning when there is no cache whose logger could carry it.
+void tuning_warning(const std::string& message) { std::fprintf(stderr, "warning: bsrflow: %s\n", message.c_str()); }
+
+}  // namespace
+
+GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
+                   const GemmOptions& options, cudaStream_t stream) {
+  std::unique_ptr<GemmPlan::Impl> impl = plan_untuned(A, in, B, C, options, stream);
+  if (fixed_by_options(options)) impl->source = TuningSource::options;
+  if (options.tuning == GemmTuning::off) return GemmPlan(std::move(impl));
+  if (impl->kernel != GemmKernel::sm90) {
+    impl->tuning_note = "tuning not applied: the reference kernel runs (" + impl->reason + ")";
+    return GemmPlan(std::move(impl));
+  }
+  if (impl->source == TuningSource::options) {
+    impl->tuning_note = "tuning not applied: GemmOptions fixes the configuration";
+    return GemmPlan(std::move(impl));
+  }
+  if (impl->num_tiles == 0 || A.nnzb == 0) {
+    impl->tuning_note = "tuning not applied: nothing to compute (no stored blocks, M = 0 or N = 0)";
+    return GemmPlan(std::move(impl));
+  }
+
+  // The key: device facts, versions and the pattern's buckets (row_ptr read back: O(block rows)).
+  const DeviceInfo device = device_info();
+  const int block_rows = ceil_div(A.rows, A.R);
+  std::vector<int> row_ptr(static_cast<std::size_t>(block_rows) + 1);
+  BSRFLOW_CUDA(
+      cudaMemcpyAsync(row_ptr.data(), A.row_ptr, row_ptr.size() * sizeof(int), cudaMemcpyDeviceToHost, stream));
+  BSRFLOW_CUDA(cudaStreamSynchronize(stream));
+  const TuningKey key = tuning_key(current_tuning_environment(device), in, C.dtype, A.R, A.C, B.layout, C.layout,
+                                   B.cols, pattern_stats(row_ptr, ceil_div(A.cols, A.C)));
+  TuningCache* cache = options.tuning_cache;
+  if (cache == nullptr) {
+    try {
+      cache = &default_tuning_cache();
+    } catch (const Error& e) {
+      tuning_warning(e.message() + "; the tuning cache is not used");
+    }
+  }
+
+  if (options.tuning == GemmTuning::cached) {
+    const std::optional<TuningEntry> hit = cache != nullptr ? cache->lookup(key) : std::nullopt;
+    if (!hit) {
+      impl->tuning_note = "cache miss for " + key.text() + ": heuristic configuration";
+      return GemmPlan(std::move(impl));
+    }
+    try {
+      std::unique_ptr<GemmPlan::Impl> tuned = plan_untuned(A, in, B, C, options_for(hit->config, options), stream);
+      tuned->source = TuningSource::cache;
+      tuned->tuning_note = "cache hit for " + key.text() + ": " + hit->config.name() + " (" + ms_text(hit->tuned_ms) +
+                           " vs heuristic " + ms_text(hit->heuristic_ms) + ", tuned " + hit->when + ")";
+      return GemmPlan(std::move(tuned));
+    } catch (const Error& e) {
+      if (e.code() != Errc::unsupported && e.code() != Errc::invalid_argument) throw;
+      cache->warn("cached configuration " + hit->config.name() + " for " + problem_text(key.problem) +
+                  " cannot run here (" + e.message() + "); using the heuristic");
+      impl->tuning_note = "cached configuration " + hit->config.name() + " rejected: heuristic configuration";
+      return GemmPlan(std::move(impl));
+    }
+  }
+
+  // exhaustive
+  const GemmTuningResult r = tune_gemm(A, row_ptr, in, B, C, options, device, stream);
+  if (cache != nullptr) {
+    try {
+      cache->store({key, r.winner, r.winner_ms, r.heuristic_ms, utc_timestamp_now()});
+    } catch (const Error& e) {
+      cache->warn("could not store the tuning result: " + e.message());
+    }
+  }
+  std::string note = "tuned " + std::to_string(r.candidates) + " configurations" +
+                     (r.sample.whole ? std::string() : " on a sample of " + std::to_string(r.sample.block_rows) +
+                                                           " block rows x " + std::to_string(r.sample.n) + " columns") +
+                     ": " + r.winner.name() + " " + ms_text(r.winner_ms) + " vs heuristic " + r.heuristic.name() + " " +
+                     ms_text(r.heuristic_ms);
+  if (r.winner != r.heuristic) impl = plan_untuned(A, in, B, C, options_for(r.winner, options), stream);
+  impl->source = TuningSource::tuned;
+  impl->tuning_note = std::move(note);
   return GemmPlan(std::move(impl));
 }
 
 GemmKernel GemmPlan::kernel() const { return checked(impl_).kernel; }
+TuningSource GemmPlan::tuning_source() const { return checked(impl_).source; }
+const std::string& GemmPlan::tuning_note() const { return checked(impl_).tuning_note; }
 const std::string& GemmPlan::fallback_reason() const { return checked(impl_).reason; }
 const Sm90Config& GemmPlan::config() const { return checked(impl_).config; }
 int GemmPlan::ctas() const { return checked(impl_).ctas; }

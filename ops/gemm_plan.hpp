@@ -45,6 +45,28 @@ DenseDesc describe(const DenseView<T>& v) {
 
 enum class GemmKernel : std::uint8_t { sm90, reference };
 
+class TuningCache;  // tuning_cache.hpp
+
+// How plan_gemm picks the Hopper kernel's configuration (docs/autotuning.md):
+//  off         the heuristic (tuning_sm90.hpp)
+//  cached      a winner stored for this GPU, software and problem bucket, else the heuristic
+//              (a miss never tunes silently)
+//  exhaustive  times every tunable configuration (gemm_tunables.hpp) on the real pattern, or a
+//              faithful sample of a huge one, with scratch B / C, and stores the winner
+// Tuning applies only where the plan would run the Hopper kernel and the options leave its
+// configuration to the planner (swath, stages, k_chunk, orientation unset, split_long_rows on,
+// not copy_only); max_ctas and tma_store_epilogue are honoured while tuning.
+enum class GemmTuning : std::uint8_t { off, cached, exhaustive };
+
+// Where a plan's configuration came from.
+enum class TuningSource : std::uint8_t {
+  heuristic,  // tuned defaults (also a plan that fell back to the reference kernel)
+  options,    // the caller's GemmOptions fixed it
+  cache,      // a stored tuning result
+  tuned,      // this plan_gemm call measured it
+};
+const char* tuning_source_name(TuningSource s);
+
 struct GemmOptions {
   enum class Choice : std::uint8_t { automatic, sm90, reference };
   // automatic: the Hopper kernel where it applies, else the reference kernel (the plan says
@@ -60,6 +82,10 @@ struct GemmOptions {
   // beta == 0, direct orientation: asynchronous TMA stores of output chunks (a switch for
   // measuring its effect; perf_log entry 2).
   bool tma_store_epilogue = true;
+  GemmTuning tuning = GemmTuning::off;
+  // Where cached / exhaustive look up and store; null = default_tuning_cache() (the user's
+  // cache directory, tuning_cache.hpp). Must outlive the plan_gemm call only.
+  TuningCache* tuning_cache = nullptr;
 };
 
 class GemmPlan {
@@ -76,6 +102,10 @@ class GemmPlan {
   std::string name() const;
   // Why the reference kernel was chosen (empty when the Hopper kernel runs).
   const std::string& fallback_reason() const;
+  // Where the configuration came from, and a line saying how (the cache key on a hit or a miss;
+  // the winner's and the heuristic's times after exhaustive tuning; "" with tuning off).
+  TuningSource tuning_source() const;
+  const std::string& tuning_note() const;
   // The Hopper configuration (meaningful when kernel() == GemmKernel::sm90).
   const Sm90Config& config() const;
   int ctas() const;             // persistent CTAs launched

@@ -26,10 +26,9 @@ if [ "$mode" = pack ]; then
   build=${2:-$root/build}
   rm -rf "$carry" && mkdir -p "$carry/lib"
   cp "$build/tests/bsrflow_tests" "$carry/"
-  for app in bsr_bench convert_bench spmv_bench cg_bench; do
+  for app in bsr_bench convert_bench spmv_bench cg_bench fem_solve bsrflow-tune; do
     [ -x "$build/apps/$app" ] && cp "$build/apps/$app" "$carry/"
   done
-  [ -x "$build/apps/fem_solve" ] && cp "$build/apps/fem_solve" "$carry/"
   cp "$root/apps/bsr_bench/torch_peer.py" "$carry/" 2>/dev/null
   # The GPU machine has the CUDA libraries but not Boost.
   cp -L /usr/lib/x86_64-linux-gnu/libboost_program_options.so.1.74.0 "$carry/lib/"
@@ -112,6 +111,8 @@ if [ "$run_benches" != 0 ] && [ -x "$carry/bsr_bench" ]; then
   count() { grep -o "\"$1\": \"[a-z0-9_]*\"" "$bench.json" 2>/dev/null | sed 's/.*: "//; s/"//' | sort | uniq -c | \
               awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}'; }
   summary+=("bsr_bench --suite $suite --sm90-configs all: rc=$rc; records: $(count status); sol_source: $(count sol_source)")
+  # Autotuned vs heuristic (the results page's 'Autotuning' section has the table).
+  summary+=("bsr_bench autotuning: $(grep -oE 'geometric mean over [0-9]+ cases: [0-9.]+; slower beyond noise: [0-9]+' "$bench.md")")
 fi
 
 echo "== summary ($(head -n 1 "$out/device.txt"))"

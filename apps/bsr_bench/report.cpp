@@ -36,6 +36,35 @@ std::string ms_cell(const Record& r) {
          format_significant(r.number("ms_p90")) + ")";
 }
 
+// The autotuning section: one row per case that ran both bsrflow_sm90 and bsrflow_sm90_tuned.
+std::string tuning_section(const std::vector<Record>& records) {
+  std::vector<std::vector<std::string>> rows;
+  double log_sum = 0;
+  int n = 0, slower = 0;
+  for (const Record& r : records) {
+    const double gain = r.number("gain_vs_heuristic");
+    if (r.text("system") != "bsrflow_sm90_tuned" || !std::isfinite(gain)) continue;
+    const bool worse = r.flag("slower_beyond_noise");
+    log_sum += std::log(gain);
+    ++n;
+    slower += worse;
+    rows.push_back({r.text("case"), r.text("heuristic_config"), r.text("config"), format_fixed(gain, 3),
+                    worse ? "SLOWER beyond noise" : "ok", format_significant(r.number("prep_ms"))});
+  }
+  if (rows.empty()) return {};
+  std::ostringstream md;
+  md << "## Autotuning: bsrflow_sm90_tuned vs bsrflow_sm90 (heuristic)\n\n"
+     << markdown_table({"case", "heuristic config", "tuned config", "gain", "verdict", "tuning ms"}, rows,
+                       {Align::left, Align::left, Align::left, Align::right, Align::left, Align::right})
+     << '\n'
+     << "- gain = t(bsrflow_sm90) / t(bsrflow_sm90_tuned), medians of this run; geometric mean over " << n
+     << " cases: " << format_fixed(std::exp(log_sum / n), 3) << "; slower beyond noise: " << slower << ".\n"
+     << "- 'SLOWER beyond noise' = the tuned plan's p10 time is above the heuristic's p90 time.\n"
+     << "- tuning ms = the exhaustive tuning inside plan_gemm (every tunable configuration timed on the case's "
+        "pattern, docs/autotuning.md), paid once per pattern.\n";
+  return md.str();
+}
+
 }  // namespace
 
 std::string bench_markdown(const std::vector<Record>& records, const TimingConfig& timing, int reference_iters) {
@@ -81,6 +110,7 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
      << format_significant(correctness_tolerance(DType::bf16))
      << " for bf16); a WRONG system is not timed. 'unsupported' means the library rejected the case.\n"
      << "- cusparse_blocked_ell pads every block row to the longest one; prep_ms in the JSON is its packing time.\n";
+  if (const std::string tuning = tuning_section(records); !tuning.empty()) md << '\n' << tuning;
   return md.str();
 }
 

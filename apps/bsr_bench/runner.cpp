@@ -205,8 +205,10 @@ void add_comparisons(std::vector<Record>& records) {
   for (auto& [label, group] : by_case) {
     double dense_tflops = kNaN, dense_ms = kNaN, best_peer = kNaN, probe = kNaN;
     std::string best_peer_name;
+    const Record* heuristic = nullptr;  // bsrflow_sm90: what the autotuned system is compared with
     for (const Record* r : group) {
       if (r->text("status") != "ok") continue;
+      if (r->text("system") == "bsrflow_sm90") heuristic = r;
       const std::string kind = r->text("system_kind");
       const double t = r->number("eff_tflops");
       if (kind == "dense_baseline") {
@@ -250,6 +252,14 @@ void add_comparisons(std::vector<Record>& records) {
       r->set("sol_source", source).set("sol_tflops", sol);
       r->set("pct_copy_bw", kind == "dense_baseline" ? kNaN : r->number("gbps") / r->number("copy_gbps"));
       r->set("pct_sol", reference_point ? kNaN : eff / sol);
+      // Autotuned vs heuristic: the gain, and whether the tuned plan is slower beyond the noise
+      // of the two measurements (its fastest decile slower than the heuristic's slowest).
+      if (r->text("system") == "bsrflow_sm90_tuned") {
+        const bool both = ok && heuristic != nullptr;
+        r->set("gain_vs_heuristic", both ? heuristic->number("ms") / ms : kNaN);
+        r->set("heuristic_config", heuristic != nullptr ? heuristic->text("config") : std::string());
+        if (both) r->set("slower_beyond_noise", r->number("ms_p10") > heuristic->number("ms_p90"));
+      }
     }
   }
 }

@@ -7,8 +7,8 @@
 
 #include "bsrflow/apps/common/cli_common.hpp"
 #include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/gemm_tunables.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
-#include "bsrflow/ops/sm90_kernels.hpp"
 
 namespace bsrflow::bench {
 
@@ -33,20 +33,11 @@ Sm90Variant resolved(Sm90Variant v, const BenchCase& c) {
   return v;
 }
 
-Sm90Variant variant_of(const sm90::KernelKey& k) {
-  return {k.swath, k.swap ? GemmOrientation::swap : GemmOrientation::direct, k.k_chunk};
-}
-
-// Every instantiated variant for `c`, k-chunks explicit.
+// Every instantiated variant for `c`, k-chunks explicit (the ops enumeration of tunable kernels).
 std::vector<Sm90Variant> instantiated(const BenchCase& c) {
   std::vector<Sm90Variant> out;
-  for (const sm90::KernelEntry& e : sm90::all_kernels()) {
-    const sm90::KernelKey& k = e.key;
-    if (k.copy_only || k.in != c.dtype || k.R != c.R || k.b_col_major != (c.b_layout == Layout::col_major) ||
-        k.k_chunk > c.C || c.C % k.k_chunk != 0)
-      continue;
-    out.push_back(variant_of(k));
-  }
+  for (const Sm90KernelVariant& k : tunable_variants(c.dtype, c.R, c.C, c.b_layout))
+    out.push_back({k.swath, k.orientation, k.k_chunk});
   return out;
 }
 
@@ -155,11 +146,13 @@ void check_sm90_request(const Sm90Request& request, const std::vector<BenchCase>
 
 std::vector<std::string> all_variant_names() {
   std::vector<std::string> names;
-  for (const sm90::KernelEntry& e : sm90::all_kernels()) {
-    if (e.key.copy_only) continue;
-    const std::string name = variant_name(variant_of(e.key));
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  }
+  for (const DType in : {DType::f16, DType::bf16})
+    for (const Layout b : {Layout::row_major, Layout::col_major})
+      for (const int R : {16, 32, 64, 128})
+        for (const Sm90KernelVariant& k : tunable_variants(in, R, 128, b)) {  // C = 128 admits every k-chunk
+          const std::string name = variant_name({k.swath, k.orientation, k.k_chunk});
+          if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        }
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -3,9 +3,10 @@
 // A variant is what a user chooses per case: the swath, the orientation and the k-chunk; the
 // stage count stays the planner's (as deep as fits). The valid variants of a case are the
 // instantiated, non-copy-only kernels for its dtype, block height, block width (the k-chunk must
-// divide it) and B layout (ops/sm90_instances.cuh). Each one runs as its own system, named by the
-// plan (GemmPlan::name(), e.g. "bsr_sm90_f16_r64c64_swath256_s5"); its records also carry the
-// variant's name ("swath256_direct") so that a chart can follow one variant across block shapes.
+// divide it) and B layout: ops/gemm_tunables.hpp's tunable_variants, the autotuner's own
+// enumeration. Each one runs as its own system, named by the plan (GemmPlan::name(), e.g.
+// "bsr_sm90_f16_r64c64_swath256_s5"); its records also carry the variant's name
+// ("swath256_direct") so that a chart can follow one variant across block shapes.
 #pragma once
 
 #include <string>

@@ -8,10 +8,11 @@ double PreparedRun::prep_ms() const { return std::numeric_limits<double>::quiet_
 
 std::vector<std::unique_ptr<System>> make_all_systems() {
   std::vector<std::unique_ptr<System>> systems;
-  // bsrflow paths first: the reference kernel (the oracle), then the Hopper kernel and its
-  // copy-only speed-of-light probe.
+  // bsrflow paths first: the reference kernel (the oracle), then the Hopper kernel (heuristic,
+  // then autotuned) and its copy-only speed-of-light probe.
   systems.push_back(make_reference_system());
   systems.push_back(make_sm90_system());
+  systems.push_back(make_sm90_tuned_system());
   systems.push_back(make_sm90_copy_probe_system());
   // Peers.
   systems.push_back(make_cublas_dense_system());

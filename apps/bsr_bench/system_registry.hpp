@@ -17,6 +17,7 @@ std::vector<std::string> system_names();
 // The factories (one file each).
 std::unique_ptr<System> make_reference_system();
 std::unique_ptr<System> make_sm90_system();
+std::unique_ptr<System> make_sm90_tuned_system();
 std::unique_ptr<System> make_sm90_copy_probe_system();
 std::unique_ptr<System> make_cublas_dense_system();
 std::unique_ptr<System> make_cusparse_bsr_system();

@@ -5,8 +5,9 @@
 //     ...
 //   ]
 //
-// The reader accepts exactly that shape (what the writer and apps/bsr_bench/torch_peer.py
-// produce) so that charts can be redrawn offline with --plot-from.
+// The reader (core/json.hpp's strict parser, then this shape check) accepts exactly that shape
+// (what the writer and apps/bsr_bench/torch_peer.py produce) so that charts can be redrawn
+// offline with --plot-from.
 #pragma once
 
 #include <string>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "bsrflow/apps/common/record.hpp"
+#include "bsrflow/core/json.hpp"
 
 namespace bsrflow::bench {
 
@@ -29,7 +31,7 @@ void write_json_file(const std::string& path, const std::vector<Record>& records
 std::vector<Record> read_json_file(const std::string& path);
 
 // JSON string literal of `text`, quotes included (also used by the CSV and gnuplot writers'
-// tests as a reference escaping).
-std::string json_quote(std::string_view text);
+// tests as a reference escaping): core/json.hpp's.
+using ::bsrflow::json_quote;
 
 }  // namespace bsrflow::bench

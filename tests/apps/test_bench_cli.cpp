@@ -144,7 +144,8 @@ TEST_CASE("bsr_bench command-line errors name the option", "[apps]") {
   CHECK_APP_ERROR(parse(V{"--iters", "0"}), Errc::invalid_argument, "--iters must be at least 1 (got 0)");
   CHECK_APP_ERROR(parse(V{"--reference-iters", "0"}), Errc::invalid_argument, "--reference-iters must be at least 1");
   CHECK_APP_ERROR(parse(V{"--systems", "cublas_dense,magic"}), Errc::invalid_argument,
-                  "--systems: unknown system 'magic' (known: bsrflow_reference, bsrflow_sm90, bsrflow_sm90_copy_probe, "
+                  "--systems: unknown system 'magic' (known: bsrflow_reference, bsrflow_sm90, bsrflow_sm90_tuned, "
+                  "bsrflow_sm90_copy_probe, "
                   "cublas_dense");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json"}), Errc::invalid_argument, "--plot-from needs --plot OUT.png");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json", "--plot", "c.png", "--suite", "quick"}), Errc::invalid_argument,

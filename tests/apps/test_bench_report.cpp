@@ -235,3 +235,38 @@ TEST_CASE("chart: a panel per density, x = block shape, a line per system and dt
   CHECK_THAT(chart.title, Catch::Contains("NVIDIA H200, commit abc1234"));
   CHECK(chart.log_y);
 }
+
+TEST_CASE("autotuned vs heuristic: gain per case, slower-beyond-noise verdict, report section", "[apps][tuning]") {
+  Record heuristic = result("bsrflow_sm90", "bsrflow", "ok", 300, 1.0, false, "A");
+  heuristic.set("config", "bsr_sm90_f16_r32c32_swath512_s6_swap").set("ms_p10", 0.98).set("ms_p90", 1.02);
+  Record tuned = result("bsrflow_sm90_tuned", "bsrflow", "ok", 375, 0.8, false, "A");
+  tuned.set("config", "bsr_sm90_f16_r32c32_swath256_s6_swap").set("ms_p10", 0.79).set("ms_p90", 0.81);
+  tuned.set("prep_ms", 420.0);
+  // Case B: the tuned plan is slower and outside the noise band.
+  Record heuristic_b = result("bsrflow_sm90", "bsrflow", "ok", 300, 1.0, false, "B");
+  heuristic_b.set("config", "h").set("ms_p10", 0.99).set("ms_p90", 1.01);
+  Record tuned_b = result("bsrflow_sm90_tuned", "bsrflow", "ok", 250, 1.2, false, "B");
+  tuned_b.set("config", "t").set("ms_p10", 1.15).set("ms_p90", 1.25).set("prep_ms", 300.0);
+  // Case C: no heuristic record (unsupported): no gain.
+  Record tuned_c = result("bsrflow_sm90_tuned", "bsrflow", "ok", 250, 1.2, false, "C");
+  std::vector<Record> records = {heuristic, tuned, heuristic_b, tuned_b, tuned_c};
+  add_comparisons(records);
+  CHECK(records[1].number("gain_vs_heuristic") == Approx(1.25));
+  CHECK(records[1].flag("slower_beyond_noise", true) == false);
+  CHECK(records[1].text("heuristic_config") == "bsr_sm90_f16_r32c32_swath512_s6_swap");
+  CHECK(records[3].number("gain_vs_heuristic") == Approx(1.0 / 1.2));
+  CHECK(records[3].flag("slower_beyond_noise") == true);
+  CHECK(std::isnan(records[4].number("gain_vs_heuristic")));
+  CHECK(!records[0].has("gain_vs_heuristic"));  // only the tuned system carries it
+
+  TimingConfig timing;
+  const std::string md = bench_markdown(records, timing, 3);
+  CHECK_THAT(md, Catch::Contains("## Autotuning: bsrflow_sm90_tuned vs bsrflow_sm90 (heuristic)"));
+  CHECK_THAT(md, Catch::Contains("bsr_sm90_f16_r32c32_swath512_s6_swap | bsr_sm90_f16_r32c32_swath256_s6_swap | 1.250 | ok"));
+  CHECK_THAT(md, Catch::Contains("0.833 | SLOWER beyond noise"));
+  CHECK_THAT(md, Catch::Contains("geometric mean over 2 cases: 1.021; slower beyond noise: 1."));
+  // No tuned records, no section.
+  std::vector<Record> plain = {heuristic};
+  add_comparisons(plain);
+  CHECK_THAT(bench_markdown(plain, timing, 3), !Catch::Contains("Autotuning"));
+}

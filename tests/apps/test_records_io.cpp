@@ -73,16 +73,16 @@ TEST_CASE("JSON round trip keeps values and types", "[apps]") {
 
 TEST_CASE("JSON reader rejects malformed input with line and column", "[apps]") {
   CHECK_APP_ERROR(records_from_json("{}"), Errc::parse, "line 1, column 1: expected '[' to start the list of records");
-  CHECK_APP_ERROR(records_from_json("[1]"), Errc::parse, "record 0 is not an object");
+  CHECK_APP_ERROR(records_from_json("[1]"), Errc::parse, "line 1, column 2: record 0 is not an object");
   CHECK_APP_ERROR(records_from_json("[\n  {\"a\": 1,}\n]"), Errc::parse, "line 2, column 11: expected a quoted field name");
   CHECK_APP_ERROR(records_from_json("[{\"a\" 1}]"), Errc::parse, "expected ':' after field name \"a\"");
-  CHECK_APP_ERROR(records_from_json("[{\"a\": [1]}]"), Errc::parse, "field \"a\" of record 0 is nested");
-  CHECK_APP_ERROR(records_from_json("[{\"a\": 1}"), Errc::parse, "expected ',' or ']' after a record");
+  CHECK_APP_ERROR(records_from_json("[{\"a\": [1]}]"), Errc::parse, "line 1, column 8: field \"a\" of record 0 is nested");
+  CHECK_APP_ERROR(records_from_json("[{\"a\": 1}"), Errc::parse, "line 1, column 10: unexpected end of text: expected ',' or ']' in an array");
   CHECK_APP_ERROR(records_from_json("[{\"a\": \"open}]"), Errc::parse, "unterminated string");
   CHECK_APP_ERROR(records_from_json("[{\"a\": 1.2.3}]"), Errc::parse, "malformed number '1.2.3'");
   CHECK_APP_ERROR(records_from_json("[{\"a\": nope}]"), Errc::parse, "expected a value");
   CHECK_APP_ERROR(records_from_json("[{\"a\": \"\\q\"}]"), Errc::parse, "unknown escape '\\q'");
-  CHECK_APP_ERROR(records_from_json("[] x"), Errc::parse, "unexpected text after the list of records");
+  CHECK_APP_ERROR(records_from_json("[] x"), Errc::parse, "line 1, column 4: unexpected text after the JSON value");
 }
 
 TEST_CASE("CSV writer: union header, empty cells for null and absent, RFC 4180 quoting", "[apps]") {

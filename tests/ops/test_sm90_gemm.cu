@@ -32,11 +32,14 @@
 #include "bsrflow/formats/dense.hpp"
 #include "bsrflow/ops/cpu_gemm.hpp"
 #include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/gemm_tunables.hpp"
 #include "bsrflow/ops/reference_gemm.hpp"
 #include "bsrflow/ops/sm90_kernels.hpp"
 #include "bsrflow/ops/sm90_schedule_build.hpp"
+#include "bsrflow/ops/tuning_cache.hpp"
 #include "support/gpu.hpp"
 #include "support/patterns.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace bsrflow;
 
@@ -557,4 +560,98 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     c.beta = 2.0f;
     check_exact<__half, float>(c, GemmOptions{});
   }
+}
+
+// ---- Autotuner: every configuration it may pick, and the exhaustive -> cached round trip ------
+
+TEST_CASE("sm90 GEMM: every tunable configuration is exact against the reference", "[ops][sm90][gpu][tuning]") {
+  SM90_REQUIRE_HOPPER();
+  const DeviceInfo device = device_info();
+  int tested = 0;
+  for (const DType in : {DType::f16, DType::bf16})
+    for (const Layout bl : {Layout::row_major, Layout::col_major})
+      for (const int R : {16, 32, 64, 128})
+        for (const int C : {16, 32, 64, 128}) {
+          for (const GemmTunedConfig& cfg : tunable_configs(in, R, C, bl, device)) {
+            CAPTURE(dtype_name(in), R, C, bl == Layout::row_major, cfg.name());
+            // One 24-block row among short ones: long enough to be split (limit 16 blocks here),
+            // so split and no-split schedules both run; N spans a partial last swath.
+            Case c;
+            c.R = R;
+            c.C = C;
+            c.M = 9 * R + R / 2;
+            c.K = 24 * C;
+            c.N = 1096;
+            c.b_layout = bl;
+            c.pattern = Pattern::one_long_row;
+            c.seed = static_cast<std::uint32_t>(R * 1000 + C);
+            const GemmOptions o = options_for(cfg);
+            c.beta = 0.0f;
+            if (in == DType::f16) check_exact<__half, float>(c, o);
+            else check_exact<__nv_bfloat16, float>(c, o);
+            c.c_layout = Layout::col_major;
+            c.beta = -2.0f;
+            if (in == DType::f16) check_exact<__half, __half>(c, o);
+            else check_exact<__nv_bfloat16, __nv_bfloat16>(c, o);
+            ++tested;
+          }
+        }
+  CHECK(tested >= 128);
+}
+
+TEST_CASE("sm90 GEMM: exhaustive tuning stores a winner that a cached plan then uses", "[ops][sm90][gpu][tuning]") {
+  SM90_REQUIRE_HOPPER();
+  const test::TempDir dir("bsrflow_tuning_gpu");
+  std::vector<std::string> warnings;
+  TuningCache cache(dir.path, [&](const std::string& w) { warnings.push_back(w); });
+
+  Case c;
+  c.R = c.C = 64;
+  c.M = c.K = 2048;
+  c.N = 1024;
+  c.pattern = Pattern::powerlaw;
+  Stream stream;
+  const Problem<__half, __half> p = integer_problem<__half, __half>(c);
+  DeviceProblem<__half, __half> d(p, true, stream);
+  const auto A = std::as_const(d.A).view();
+  const DenseDesc Bd = describe(cview_of(d.B, p.B)), Cd = describe(view_of(d.C, p.C));
+
+  GemmOptions o;
+  o.tuning_cache = &cache;
+  o.tuning = GemmTuning::cached;
+  const GemmPlan miss = plan_gemm(A, Bd, Cd, o, stream);
+  CHECK(miss.tuning_source() == TuningSource::heuristic);
+  CHECK(miss.tuning_note().find("cache miss for ") == 0);
+
+  o.tuning = GemmTuning::exhaustive;
+  const GemmPlan tuned = plan_gemm(A, Bd, Cd, o, stream);
+  CAPTURE(tuned.tuning_note());
+  CHECK(tuned.tuning_source() == TuningSource::tuned);
+  REQUIRE(tuned.kernel() == GemmKernel::sm90);
+  const std::vector<TuningEntry> entries = cache.entries();
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].tuned_ms > 0);
+  CHECK(entries[0].tuned_ms <= entries[0].heuristic_ms);
+  CHECK(entries[0].key.environment.gpu == device_info().name);
+  CHECK(entries[0].config.variant.swath == tuned.config().swath);
+  CHECK(entries[0].config.stages == tuned.config().stages);
+
+  o.tuning = GemmTuning::cached;
+  const GemmPlan hit = plan_gemm(A, Bd, Cd, o, stream);
+  CAPTURE(hit.tuning_note());
+  CHECK(hit.tuning_source() == TuningSource::cache);
+  CHECK(hit.config() == tuned.config());
+  CHECK(hit.name() == tuned.name());
+
+  // Both plans are exact on the user's data (the tuner ran on its own scratch operands).
+  const std::vector<__half> want = run_reference(d, p, c.alpha, c.beta, stream);
+  CHECK(test::bitwise_equal(run_plan(tuned, d, p, c.alpha, c.beta, stream), want));
+  CHECK(test::bitwise_equal(run_plan(hit, d, p, c.alpha, c.beta, stream), want));
+
+  // Options that fix the configuration are never overridden.
+  o.swath = 256;
+  const GemmPlan fixed = plan_gemm(A, Bd, Cd, o, stream);
+  CHECK(fixed.tuning_source() == TuningSource::options);
+  CHECK(fixed.tuning_note() == "tuning not applied: GemmOptions fixes the configuration");
+  CHECK(warnings.empty());
 }
