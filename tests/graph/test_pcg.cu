@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "bsrflow/core/device_buffer.hpp"
@@ -18,8 +19,11 @@ using namespace bsrflow;
 
 namespace {
 
-// The 7-point Laplacian on grid^3 nodes with b x b blocks: diagonal blocks 6 I + 0.5 (J - I)
-// (SPD, coupling the b unknowns of a node), off-diagonal blocks -I. Symmetric positive definite.
+// The 7-point Laplacian on grid^3 nodes with b x b blocks: diagonal blocks d I + 0.5 (J - I) with
+// d = 6 + 0.5 (b - 1) (coupling the b unknowns of a node), off-diagonal blocks -I. Every row is
+// weakly diagonally dominant (strictly at the boundary) and the grid is connected, so the matrix
+// is symmetric positive definite. (With d = 6 and b >= 2 its smallest eigenvalue is
+// 5.5 - 6 cos(pi / (grid + 1)) < 0 for grid >= 7: indefinite, and PCG breaks down.)
 template <class T>
 HostBsr<T> spd_stencil(int grid, int b) {
   HostBsr<T> h;
@@ -39,7 +43,8 @@ HostBsr<T> spd_stencil(int grid, int b) {
           h.col_idx.push_back(col);
           for (int r = 0; r < b; ++r)
             for (int c = 0; c < b; ++c)
-              h.values.push_back(static_cast<T>(col == node ? (r == c ? 6.0 : 0.5) : (r == c ? -1.0 : 0.0)));
+              h.values.push_back(
+                  static_cast<T>(col == node ? (r == c ? 6.0 + 0.5 * (b - 1) : 0.5) : (r == c ? -1.0 : 0.0)));
         }
         h.row_ptr.push_back(static_cast<int>(h.col_idx.size()));
       }
@@ -108,6 +113,31 @@ struct Problem {
 };
 
 }  // namespace
+
+TEST_CASE("The PCG test matrices are weakly diagonally dominant with a positive diagonal (so SPD)", "[graph][pcg]") {
+  for (const auto& [grid, block] : {std::pair{11, 1}, std::pair{11, 2}, std::pair{11, 3}, std::pair{6, 8},
+                                    std::pair{12, 3}, std::pair{10, 3}, std::pair{8, 3}, std::pair{8, 1}}) {
+    CAPTURE(grid, block);
+    const HostBsr<double> A = spd_stencil<double>(grid, block);
+    int strict = 0;
+    for (int br = 0; br < A.block_rows(); ++br)
+      for (int r = 0; r < A.R; ++r) {
+        double diagonal = 0, off = 0;
+        for (int k = A.row_ptr[br]; k < A.row_ptr[br + 1]; ++k)
+          for (int c = 0; c < A.C; ++c) {
+            const double v = A.at(k, r, c);
+            if (A.col_idx[k] == br && c == r)
+              diagonal = v;
+            else
+              off += std::abs(v);
+          }
+        REQUIRE(diagonal > 0);
+        REQUIRE(diagonal >= off);
+        if (diagonal > off) ++strict;
+      }
+    CHECK(strict > 0);
+  }
+}
 
 TEST_CASE("PCG solves SPD block systems to the requested tolerance", "[graph][pcg][gpu]") {
   BSRFLOW_REQUIRE_GPU();
