@@ -15,7 +15,10 @@ namespace {
 
 namespace vd = vector_detail;
 
-constexpr std::int64_t kReduceElementsPerBlock = 2048;  // reduce_grid_blocks: 8 per thread at least
+// reduce_grid_blocks: one element per thread until the grid reaches kBlocksPerSm x SMs. Small
+// vectors (a 32^3 PCG: 32,768 rows) are latency-bound, so more CTAs with one element each finish
+// sooner than a few CTAs walking 8 (perf_log_pcg.md entry 2); large ones hit the cap either way.
+constexpr std::int64_t kReduceElementsPerBlock = vd::kThreads;
 
 int current_sm_count() {
   int device = 0;

@@ -24,10 +24,10 @@
 //    aligned, element-wise otherwise; checked on the host when the launch is made. The
 //    assignment of elements to threads is the same either way, so dot / nrm2 give bitwise the
 //    same result for aligned and misaligned copies of the same data.
-//  - dot / nrm2 grid: reduce_grid_blocks(n) blocks of 256 threads, a pure function of n and the
-//    current device's SM count, capped at ws.max_blocks. The result is bitwise identical run to
-//    run for the same n, device model and ws.max_blocks; it may differ in the last bits between
-//    GPUs with different SM counts.
+//  - dot / nrm2 grid: reduce_grid_blocks(n) blocks of 256 threads (one element per thread, at most
+//    4 blocks per SM), a pure function of n and the current device's SM count, capped at
+//    ws.max_blocks. The result is bitwise identical run to run for the same n, device model and
+//    ws.max_blocks; it may differ in the last bits between GPUs with different SM counts.
 //  - x and y may be the same vector (axpy(n, a, v, v) gives v = fma(a, v, v)); partially
 //    overlapping x and y are not supported (not checked).
 //  - No allocation, no synchronisation, no host work proportional to n: capturable. The only host
@@ -49,7 +49,7 @@
 
 namespace bsrflow {
 
-// Grid of dot / nrm2 for n elements: clamp(ceil(n / 2048), 1, 4 * SM count of the current
+// Grid of dot / nrm2 for n elements: clamp(ceil(n / 256), 1, 4 * SM count of the current
 // device). Size a workspace with reduce_workspace_bytes(reduce_grid_blocks(n), 1, sizeof(T)) (or
 // for reduce_grid_blocks of the largest n it will serve). Throws Error(invalid_argument) for n < 0.
 int reduce_grid_blocks(std::int64_t n);
