@@ -34,6 +34,9 @@ Csr<T> csr_with_structure(const HostCsr<float>& s, cudaStream_t stream) {
                 DeviceBuffer<T>(s.col_idx.size(), stream));
 }
 
+// NVIDIA's recommendation for Hopper (as apps/common/library_handles.cpp).
+constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
+
 std::size_t area(int rows, int cols) { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
 
 }  // namespace
@@ -100,7 +103,7 @@ struct GcnForward<T>::Layer {
 template <class T>
 GcnForward<T>::GcnForward(const GcnOperator<T>& A, const std::vector<GcnLayerWeights>& layers, const T* X,
                           cublasHandle_t cublas, cusparseHandle_t cusparse, cudaStream_t stream)
-    : A_(A), cublas_(cublas), X_(X) {
+    : A_(A), cublas_(cublas), cublas_workspace_(kCublasWorkspaceBytes, stream), X_(X) {
   BSRFLOW_REQUIRE(!layers.empty(), Errc::invalid_argument, "GcnForward: no layers");
   const int n = A.n_pad;
   const T* input = X;
@@ -166,6 +169,7 @@ void GcnForward<T>::aggregate(Layer& L, const T* B, int width, cudaStream_t stre
 template <class T>
 void GcnForward<T>::enqueue(cudaStream_t stream) {
   BSRFLOW_CUBLAS(cublasSetStream(cublas_, stream));
+  BSRFLOW_CUBLAS(cublasSetWorkspace(cublas_, cublas_workspace_.data(), cublas_workspace_.bytes()));
   const int n = A_.n_pad;
   const bool split = A_.path == AggregationPath::bsr_split;
   for (auto& Lp : layers_) {

@@ -82,6 +82,9 @@ class GcnForward {
   void aggregate(Layer& layer, const T* B, int width, cudaStream_t stream);
   const GcnOperator<T>& A_;
   cublasHandle_t cublas_;
+  // cublasSetStream resets a handle's workspace to cuBLAS's default pool, so enqueue() sets
+  // this one again after it: cuBLAS must not allocate inside a stream capture.
+  DeviceBuffer<unsigned char> cublas_workspace_;
   const T* X_;
   std::vector<std::unique_ptr<Layer>> layers_;
 };
