@@ -80,7 +80,7 @@ std::vector<double> download_rows(const T* d, int rows, int cols, cudaStream_t s
 void write_matrix(const std::string& path, const std::vector<double>& v, int rows, int cols) {
   std::ofstream out(path);
   BSRFLOW_REQUIRE(out.good(), Errc::io, "cannot open '" + path + "' for writing");
-  out.precision(9);
+  out.precision(17);  // round-trips every double (weights and features are exact dyadics)
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < cols; ++j)
       out << (j ? " " : "") << v[static_cast<std::size_t>(i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(j)];
