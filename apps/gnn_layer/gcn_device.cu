@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bsrflow/apps/gnn_layer/gcn_device.hpp"
+#include "bsrflow/apps/gnn_layer/gcn_rules.hpp"
 #include "bsrflow/core/dtype.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/formats/coo_to_csr.hpp"
@@ -57,7 +58,7 @@ __global__ void matrix_coo_kernel(const int* src, const int* dst, const float* w
     const int d = dst[e];
     row[e] = d;
     col[e] = s;
-    value[e] = (replace_loops && s == d) ? 0.0f : (weight != nullptr ? weight[e] : 1.0f);
+    value[e] = rules::edge_value(s, d, weight, e, replace_loops);
   }
 }
 
@@ -67,7 +68,7 @@ __global__ void loop_entries_kernel(const int* loop_last, const float* weight, i
     const int last = loop_last[i];
     row[i] = static_cast<int>(i);
     col[i] = static_cast<int>(i);
-    value[i] = last < 0 ? fill : (weight != nullptr ? weight[last] : 1.0f);
+    value[i] = rules::loop_value(last, weight, fill);
   }
 }
 
@@ -76,8 +77,7 @@ __global__ void inverse_sqrt_degree_kernel(CsrView<const float> A, float* dis) {
   GNN_GRID_STRIDE(i, A.rows) {
     float deg = 0.0f;
     for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) deg += A.values[k];
-    const float r = 1.0f / sqrtf(deg);
-    dis[i] = isinf(r) ? 0.0f : r;
+    dis[i] = rules::inverse_sqrt_degree(deg);
   }
 }
 
@@ -85,7 +85,7 @@ __global__ void inverse_sqrt_degree_kernel(CsrView<const float> A, float* dis) {
 __global__ void normalise_kernel(const int* row_ptr, const int* col_idx, float* values, int rows, const float* dis) {
   GNN_GRID_STRIDE(i, rows) {
     const float di = dis[i];
-    for (int k = row_ptr[i]; k < row_ptr[i + 1]; ++k) values[k] = dis[col_idx[k]] * values[k] * di;
+    for (int k = row_ptr[i]; k < row_ptr[i + 1]; ++k) values[k] = rules::normalised(dis[col_idx[k]], values[k], di);
   }
 }
 

@@ -14,6 +14,7 @@
 #include "app_test_helpers.hpp"
 #include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/apps/gnn_layer/block_choice.hpp"
+#include "bsrflow/apps/gnn_layer/gcn_adjacency_f32.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_device.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_forward.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_norm.hpp"
@@ -133,6 +134,11 @@ TEST_CASE("gnn_layer: A_hat built on the GPU equals the host's PyG normalisation
       CHECK(dev.col_idx == ref.col_idx);
       for (std::size_t k = 0; k < ref.values.size(); ++k)
         CHECK(dev.values[k] == Approx(ref.values[k]).epsilon(1e-6).margin(1e-7));
+      // The same algorithm on the host in f32: the very same bits.
+      const HostCsr<float> emu = gcn_adjacency_f32(g, o, pad(g.nodes));
+      CHECK(dev.row_ptr == emu.row_ptr);
+      CHECK(dev.col_idx == emu.col_idx);
+      CHECK(dev.values == emu.values);
     }
   }
   SECTION("repeated self loops: the last one wins, exactly") {

@@ -14,11 +14,14 @@
 
 #include "bsrflow/apps/gnn_layer/block_choice.hpp"
 #include "bsrflow/apps/gnn_layer/edge_list.hpp"
+#include "bsrflow/apps/gnn_layer/gcn_adjacency_f32.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_norm.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_reference.hpp"
 #include "bsrflow/apps/gnn_layer/generators.hpp"
 #include "bsrflow/apps/gnn_layer/karate_club.hpp"
 #include "bsrflow/apps/gnn_layer/reorder.hpp"
+#include "bsrflow/formats/host_convert.hpp"
+#include "bsrflow/ops/cpu_gemm.hpp"
 #include "support/expect_error.hpp"
 
 using namespace bsrflow;
@@ -321,6 +324,35 @@ TEST_CASE("gnn normalisation: CSR path equals the dense definition on hostile gr
     }
 }
 
+TEST_CASE("gnn normalisation: the GPU's f32 algorithm (host emulation) matches the f64 definition", "[apps][gnn]") {
+  for (bool weighted : {false, true})
+    for (NormOptions o : {NormOptions{}, NormOptions{.improved = true}, NormOptions{.add_self_loops = false},
+                          NormOptions{.normalize = false}}) {
+      CAPTURE(weighted, o.normalize, o.add_self_loops, o.improved);
+      const EdgeList g = hostile_graph(90, 700, weighted ? 15 : 16, weighted);
+      const HostCsr<double> ref = gcn_adjacency_csr(g, o);
+      const HostCsr<float> f32 = gcn_adjacency_f32(g, o, 128);
+      CHECK(f32.rows == 128);
+      REQUIRE(f32.nnz() == ref.nnz());
+      CHECK(std::equal(ref.row_ptr.begin(), ref.row_ptr.end(), f32.row_ptr.begin()));
+      CHECK(f32.row_ptr[128] == f32.row_ptr[90]);  // padded rows empty
+      CHECK(f32.col_idx == ref.col_idx);
+      for (std::size_t k = 0; k < ref.values.size(); ++k)
+        CHECK(f32.values[k] == Approx(ref.values[k]).epsilon(1e-6).margin(1e-7));
+    }
+  SECTION("repeated loops: the last wins; zero in-degree gives 0, not inf") {
+    const EdgeList g = edges(3, {{0, 0}, {1, 1}, {0, 0}, {0, 1}}, {3, 0.5, 7, 2});
+    const HostCsr<float> A = gcn_adjacency_f32(g, {}, 3);
+    CHECK(A.row_ptr == std::vector<int>{0, 1, 3, 4});
+    CHECK(A.values[0] == Approx(1.0f));          // 7 / 7
+    CHECK(A.values[3] == 1.0f);                  // node 2: fill loop only
+    const HostCsr<float> B = gcn_adjacency_f32(edges(2, {{1, 0}}, {0}), {.add_self_loops = false}, 2);
+    CHECK(B.values == std::vector<float>{0.0f});  // 0 * w * 0, no NaN
+  }
+  BSRFLOW_CHECK_ERROR(gcn_adjacency_f32(edges(5, {}), {}, 4), Errc::invalid_argument,
+                      "gcn_adjacency_f32: n_pad 4 < nodes 5");
+}
+
 TEST_CASE("gnn reordering: RCM, community order, permutations", "[apps][gnn]") {
   SECTION("a shuffled path comes back with bandwidth 1") {
     const int n = 200;
@@ -478,6 +510,48 @@ TEST_CASE("gnn block fill and the BSR / CSR choice", "[apps][gnn]") {
       }
     // The kept blocks are exactly those measure_fill counts.
     CHECK(s.kept.nnz() == measure_fill(100, A.row_ptr, A.col_idx, 16, 5).nnz_kept);
+  }
+}
+
+TEST_CASE("gnn split: BSR part (csr_to_bsr + BSR GEMM) plus CSR remainder equals the whole product", "[apps][gnn]") {
+  // The GPU path's structure on the CPU: A_hat as the GPU builds it (n_pad rows), split, the kept
+  // entries converted to BSR and multiplied by the CPU oracle of the GEMM, the rest added by a
+  // plain CSR loop; against A_hat * B straight from the CSR.
+  const EdgeList g = hostile_graph(200, 2500, 21, true);
+  const int n_pad = 256;
+  const HostCsr<float> A = gcn_adjacency_f32(g, {}, n_pad);
+  const HostCsr<double> Ad{A.rows, A.cols, A.row_ptr, A.col_idx, std::vector<double>(A.values.begin(), A.values.end())};
+  // About the mean block population (the graph has ~0.07 density): both parts get entries.
+  for (auto [block, min_entries] : {std::pair{16, 18}, std::pair{32, 72}}) {
+    CAPTURE(block);
+    const CsrSplit s = split_by_blocks(Ad, block, min_entries);
+    REQUIRE(s.kept.nnz() > 0);
+    REQUIRE(s.rest.nnz() > 0);
+    const HostBsr<float> bsr = host::csr_to_bsr(s.kept, block, block, Padding::reject);
+    CHECK(bsr.nnzb() == measure_fill(n_pad, A.row_ptr, A.col_idx, block, min_entries).nnzb_kept);
+    const int width = 8;
+    HostDense<float> B(n_pad, width);
+    const std::vector<double> x = make_features(n_pad, width, 3);
+    for (std::size_t i = 0; i < x.size(); ++i) B.data[i] = static_cast<float>(x[i]);
+    const HostDense<float> C0(n_pad, width);
+    HostDense<double> C = host::gemm_f64<float, float>(bsr, B, C0, 1.0, 0.0);
+    for (int i = 0; i < n_pad; ++i)
+      for (int k = s.rest.row_ptr[static_cast<std::size_t>(i)]; k < s.rest.row_ptr[static_cast<std::size_t>(i) + 1]; ++k)
+        for (int c = 0; c < width; ++c)
+          C(i, c) += static_cast<double>(s.rest.values[static_cast<std::size_t>(k)]) *
+                     B(s.rest.col_idx[static_cast<std::size_t>(k)], c);
+    double num = 0;
+    double den = 0;
+    for (int i = 0; i < n_pad; ++i)
+      for (int c = 0; c < width; ++c) {
+        double ref = 0;
+        for (int k = A.row_ptr[static_cast<std::size_t>(i)]; k < A.row_ptr[static_cast<std::size_t>(i) + 1]; ++k)
+          ref += static_cast<double>(A.values[static_cast<std::size_t>(k)]) * B(A.col_idx[static_cast<std::size_t>(k)], c);
+        num += (C(i, c) - ref) * (C(i, c) - ref);
+        den += ref * ref;
+      }
+    CHECK(den > 0);
+    CHECK(std::sqrt(num / den) < 1e-14);
   }
 }
 
