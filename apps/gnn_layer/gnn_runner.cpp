@@ -330,6 +330,16 @@ std::string gnn_markdown(const GnnRun& run) {
                                  "vs cuSPARSE (same mode)", "rel. error", "correct"},
                                 rows, {bench::Align::left, bench::Align::left, bench::Align::left, bench::Align::right,
                                        bench::Align::right, bench::Align::right, bench::Align::right, bench::Align::right});
+  // Graph replay against eager launches of the same calls, per system.
+  for (const bench::Record& g : run.records) {
+    if (g.text("mode") != "graph") continue;
+    for (const bench::Record& e : run.records)
+      if (e.text("mode") == "eager" && e.text("system") == g.text("system"))
+        text += "\nGraph replay vs eager launches, " + g.text("system") + ": " + bench::format_significant(g.number("ms")) +
+                " ms vs " + bench::format_significant(e.number("ms")) + " ms (" +
+                fmt(e.number("ms") / g.number("ms"), 2) + "x)";
+  }
+  text += "\n";
   // The target: >= 2x the peer after reordering on community graphs (graph replay).
   for (const bench::Record& r : run.records)
     if (r.text("system") == "bsrflow" && r.text("mode") == "graph") {

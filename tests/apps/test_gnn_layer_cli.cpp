@@ -157,6 +157,7 @@ TEST_CASE("gnn_layer report", "[apps][gnn]") {
   CHECK(md.find("2.40x") != std::string::npos);
   CHECK(md.find("Target >= 2x cuSPARSE CSR (graph replay, community graphs after reordering): 2.40x, met") !=
         std::string::npos);
+  CHECK(md.find("Graph replay vs eager launches, bsrflow: 0.500 ms vs 0.600 ms (1.20x)") != std::string::npos);
   run.records[0].set("speedup_vs_peer", 1.5);
   CHECK(gnn_markdown(run).find("1.50x, MISSED") != std::string::npos);
   run.records[0].set("speedup_vs_peer", NAN);
