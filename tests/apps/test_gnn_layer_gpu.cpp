@@ -79,11 +79,24 @@ HostCsr<double> as_double(const HostCsr<float>& a) {
   return {a.rows, a.cols, a.row_ptr, a.col_idx, std::vector<double>(a.values.begin(), a.values.end())};
 }
 
+// The smallest split threshold that sends some block to the CSR remainder while others stay in
+// BSR, so that both parts of the split path run.
+int both_parts_threshold(const HostCsr<float>& A, int block) {
+  for (int t = 2; t <= block * block; ++t) {
+    const BlockFill f = measure_fill(A.rows, A.row_ptr, A.col_idx, block, t);
+    if (f.nnz_kept < f.nnz) {
+      REQUIRE(f.nnz_kept > 0);
+      return t;
+    }
+  }
+  FAIL("every block has the same population");
+  return 0;
+}
+
 // The forward pass of `g` on the GPU through one path, against the f64 dense reference.
-// block > 0: the split path with that block and split threshold min_entries; 0: cuSPARSE CSR.
+// block > 0: the split path with that block, both parts non-empty; 0: cuSPARSE CSR.
 template <class T>
-double forward_error(const EdgeList& g, const NormOptions& o, const std::vector<int>& widths, int block,
-                     int min_entries) {
+double forward_error(const EdgeList& g, const NormOptions& o, const std::vector<int>& widths, int block) {
   Stream stream;
   const int n = g.nodes;
   const int n_pad = pad(n);
@@ -94,9 +107,11 @@ double forward_error(const EdgeList& g, const NormOptions& o, const std::vector<
   const DeviceBuffer<T> Xd = features_on_device<T>(X, n, n_pad, widths[0], stream);
   bench::CublasHandle cublas(stream);
   bench::CusparseHandle cusparse;
+  const HostCsr<float> Ah = A.to_host(stream);
   const GcnOperator<T> op =
-      block > 0 ? make_split_operator<T>(A, split_by_blocks(as_double(A.to_host(stream)), block, min_entries), block, stream)
-                : make_csr_operator<T>(A, stream);
+      block > 0
+          ? make_split_operator<T>(A, split_by_blocks(as_double(Ah), block, both_parts_threshold(Ah, block)), block, stream)
+          : make_csr_operator<T>(A, stream);
   if (block > 0) {
     CHECK(op.bsr.nnzb() > 0);   // both parts exercised
     CHECK(op.rest.nnz() > 0);
@@ -177,14 +192,14 @@ TEST_CASE("gnn_layer: forward pass against the f64 dense reference", "[apps][gnn
   for (int block : {0, 16, 32}) {
     CAPTURE(block);
     // 3 layers, 16 -> 32 -> 32 -> 8: the first aggregates first (in < out), the rest transform first.
-    CHECK(forward_error<__half>(g, {}, {16, 32, 32, 8}, block, 2) < output_tolerance(DType::f16));
-    CHECK(forward_error<__nv_bfloat16>(g, {}, {16, 32, 32, 8}, block, 2) < output_tolerance(DType::bf16));
-    CHECK(forward_error<__half>(g, {.improved = true}, {24, 16}, block, 2) < output_tolerance(DType::f16));
-    CHECK(forward_error<__half>(g, {.add_self_loops = false}, {24, 16}, block, 2) < output_tolerance(DType::f16));
-    CHECK(forward_error<__half>(g, {.normalize = false}, {8, 8}, block, 2) < output_tolerance(DType::f16));
+    CHECK(forward_error<__half>(g, {}, {16, 32, 32, 8}, block) < output_tolerance(DType::f16));
+    CHECK(forward_error<__nv_bfloat16>(g, {}, {16, 32, 32, 8}, block) < output_tolerance(DType::bf16));
+    CHECK(forward_error<__half>(g, {.improved = true}, {24, 16}, block) < output_tolerance(DType::f16));
+    CHECK(forward_error<__half>(g, {.add_self_loops = false}, {24, 16}, block) < output_tolerance(DType::f16));
+    CHECK(forward_error<__half>(g, {.normalize = false}, {8, 8}, block) < output_tolerance(DType::f16));
   }
   // A width that is not a multiple of 8: the reference GEMM kernel takes the BSR part (plan says why).
-  CHECK(forward_error<__half>(g, {}, {12, 6}, 16, 2) < output_tolerance(DType::f16));
+  CHECK(forward_error<__half>(g, {}, {12, 6}, 16) < output_tolerance(DType::f16));
 }
 
 TEST_CASE("gnn_layer: Zachary's karate club", "[apps][gnn][gpu]") {
@@ -193,8 +208,8 @@ TEST_CASE("gnn_layer: Zachary's karate club", "[apps][gnn][gpu]") {
   for (int block : {0, 16})
     for (const std::vector<int>& widths : {std::vector<int>{34, 16}, std::vector<int>{8, 16, 4}}) {
       CAPTURE(block, widths.size());
-      CHECK(forward_error<__half>(g, {}, widths, block, 1) < output_tolerance(DType::f16));
-      CHECK(forward_error<__nv_bfloat16>(g, {}, widths, block, 1) < output_tolerance(DType::bf16));
+      CHECK(forward_error<__half>(g, {}, widths, block) < output_tolerance(DType::f16));
+      CHECK(forward_error<__nv_bfloat16>(g, {}, widths, block) < output_tolerance(DType::bf16));
     }
 }
 
