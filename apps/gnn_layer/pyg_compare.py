@@ -74,7 +74,9 @@ def main():
     assert h.shape[0] == nodes, f"features have {h.shape[0]} rows for {nodes} nodes"
 
     normalize = meta["normalize"] == "1"
-    add_self_loops = meta["add_self_loops"] == "1"
+    # GCNConv adds loops only inside its normalisation, and PyG >= 2.3 refuses
+    # add_self_loops=True with normalize=False: pass what actually happens.
+    add_self_loops = meta["add_self_loops"] == "1" and normalize
     improved = meta["improved"] == "1"
     with torch.no_grad():
         for l in range(layers):
