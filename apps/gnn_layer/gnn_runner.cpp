@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <ostream>
 #include <memory>
 #include <optional>
@@ -19,6 +17,7 @@
 #include "bsrflow/apps/gnn_layer/gcn_device.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_forward.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_reference.hpp"
+#include "bsrflow/apps/gnn_layer/gnn_dump.hpp"
 #include "bsrflow/apps/gnn_layer/karate_club.hpp"
 #include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/dtype.hpp"
@@ -75,38 +74,6 @@ std::vector<double> download_rows(const T* d, int rows, int cols, cudaStream_t s
   std::vector<double> out(h.size());
   for (std::size_t i = 0; i < h.size(); ++i) out[i] = to_double(h[i]);
   return out;
-}
-
-void write_matrix(const std::string& path, const std::vector<double>& v, int rows, int cols) {
-  std::ofstream out(path);
-  BSRFLOW_REQUIRE(out.good(), Errc::io, "cannot open '" + path + "' for writing");
-  out.precision(17);  // round-trips every double (weights and features are exact dyadics)
-  for (int i = 0; i < rows; ++i) {
-    for (int j = 0; j < cols; ++j)
-      out << (j ? " " : "") << v[static_cast<std::size_t>(i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(j)];
-    out << '\n';
-  }
-}
-
-void dump(const GnnOptions& o, const EdgeList& g, const std::vector<double>& X, const std::vector<GcnLayerWeights>& layers,
-          const std::vector<double>& output) {
-  std::filesystem::create_directories(o.dump_dir);
-  const std::string dir = o.dump_dir + "/";
-  {
-    std::ofstream out(dir + "edges.txt");
-    BSRFLOW_REQUIRE(out.good(), Errc::io, "cannot open '" + dir + "edges.txt' for writing");
-    write_edge_list(out, g);
-  }
-  write_matrix(dir + "features.txt", X, g.nodes, layers[0].in);
-  for (std::size_t l = 0; l < layers.size(); ++l) {
-    write_matrix(dir + "weight" + std::to_string(l) + ".txt", layers[l].W, layers[l].in, layers[l].out);
-    write_matrix(dir + "bias" + std::to_string(l) + ".txt", layers[l].bias, 1, layers[l].out);
-  }
-  write_matrix(dir + "output.txt", output, g.nodes, layers.back().out);
-  std::ofstream meta(dir + "meta.txt");
-  meta << "nodes " << g.nodes << "\nlayers " << layers.size() << "\nnormalize " << o.norm.normalize
-       << "\nadd_self_loops " << o.norm.add_self_loops << "\nimproved " << o.norm.improved << "\ndtype "
-       << dtype_name(o.dtype) << "\n";
 }
 
 struct Timed {
@@ -224,7 +191,7 @@ GnnRun run_typed(const GnnOptions& o, std::ostream* log) {
                                        " (bound " + bench::format_significant(tol) + ")";
   say(log, run.output_check);
   if (!o.dump_dir.empty()) {
-    dump(o, gw, X, layers, out);
+    write_dump(o.dump_dir, gw, X, layers, out, o.norm, std::string(dtype_name(o.dtype)));
     say(log, "wrote " + o.dump_dir + "/ (edges, features, weights, biases, output, meta)");
   }
 

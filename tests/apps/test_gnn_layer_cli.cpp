@@ -3,10 +3,16 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "app_test_helpers.hpp"
+#include "bsrflow/apps/gnn_layer/gcn_norm.hpp"
+#include "bsrflow/apps/gnn_layer/gcn_reference.hpp"
 #include "bsrflow/apps/gnn_layer/gnn_cli.hpp"
+#include "bsrflow/apps/gnn_layer/gnn_dump.hpp"
+#include "bsrflow/apps/gnn_layer/karate_club.hpp"
 #include "bsrflow/apps/gnn_layer/gnn_runner.hpp"
 #include "support/expect_error.hpp"
 
@@ -162,4 +168,35 @@ TEST_CASE("gnn_layer report", "[apps][gnn]") {
   CHECK(gnn_markdown(run).find("1.50x, MISSED") != std::string::npos);
   run.records[0].set("speedup_vs_peer", NAN);
   CHECK(gnn_markdown(run).find("not applicable") != std::string::npos);
+}
+
+TEST_CASE("gnn_layer --dump: what pyg_compare.py reads round-trips", "[apps][gnn]") {
+  const std::string dir = "gnn_dump_test_dir";
+  const EdgeList g = karate_club();
+  const std::vector<GcnLayerWeights> layers = make_weights({16, 16, 8}, 2);
+  const std::vector<double> X = make_features(34, 16, 3);
+  const std::vector<double> out = forward_dense(gcn_adjacency_dense(g, {}), 34, X, layers);
+  write_dump(dir, g, X, layers, out, {.improved = true}, "bf16");
+  // Edges read back through the SNAP reader: same graph, weights 1.
+  std::ifstream edges(dir + "/edges.txt");
+  std::stringstream text;
+  text << edges.rdbuf();
+  std::istringstream in(text.str());
+  const EdgeList back = read_snap_edges(in, "edges.txt");
+  CHECK(back.nodes == 34);
+  CHECK(back.src == g.src);
+  CHECK(back.dst == g.dst);
+  CHECK(back.weight == std::vector<double>(156, 1.0));
+  CHECK(read_dump_matrix(dir + "/features.txt", 34, 16) == X);  // exact: 17 digits
+  CHECK(read_dump_matrix(dir + "/weight1.txt", 16, 8) == layers[1].W);
+  CHECK(read_dump_matrix(dir + "/bias0.txt", 1, 16) == layers[0].bias);
+  CHECK(read_dump_matrix(dir + "/output.txt", 34, 8) == out);
+  std::ifstream meta(dir + "/meta.txt");
+  std::stringstream m;
+  m << meta.rdbuf();
+  CHECK(m.str() == "nodes 34\nlayers 2\nnormalize 1\nadd_self_loops 1\nimproved 1\ndtype bf16\n");
+  BSRFLOW_CHECK_ERROR(read_dump_matrix(dir + "/bias0.txt", 2, 16), Errc::parse,
+                      dir + "/bias0.txt: fewer values than 32");
+  std::filesystem::remove_all(dir);
+  BSRFLOW_CHECK_ERROR(read_dump_matrix(dir + "/x.txt", 1, 1), Errc::io, "cannot open '" + dir + "/x.txt' for reading");
 }
