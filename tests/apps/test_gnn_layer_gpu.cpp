@@ -156,20 +156,23 @@ TEST_CASE("gnn_layer: A_hat built on the GPU equals the host's PyG normalisation
       CHECK(dev.values == emu.values);
     }
   }
-  SECTION("repeated self loops: the last one wins, exactly") {
-    const EdgeList g = [] {
-      EdgeList e;
-      e.nodes = 3;
-      e.src = {0, 1, 0, 0};
-      e.dst = {0, 1, 0, 1};
-      e.weight = {3, 0.5, 7, 2};
-      return e;
-    }();
-    const HostCsr<float> dev =
-        build_gcn_adjacency(upload_edges(g, stream), {.normalize = false, .add_self_loops = true}, 128, stream)
-            .to_host(stream);
-    // normalize = false adds no loops (GCNConv): loops summed as they are.
-    CHECK(dev.values == std::vector<float>{10, 0.5, 2});
+  SECTION("repeated self loops: the last one wins (loops added), or they are summed (no-normalize)") {
+    EdgeList g;
+    g.nodes = 3;
+    g.src = {0, 1, 0, 0};
+    g.dst = {0, 1, 0, 1};
+    g.weight = {3, 0.5, 7, 2};
+    // Default: node 0's loop is 7 (the last), deg = 7, 2.5, 1 (node 2: fill loop).
+    const HostCsr<float> a = build_gcn_adjacency(upload_edges(g, stream), {}, 128, stream).to_host(stream);
+    CHECK(a.values == gcn_adjacency_f32(g, {}, 128).values);
+    CHECK(a.values[0] == Approx(1.0f));
+    CHECK(a.values[3] == 1.0f);
+    // normalize = false adds no loops (GCNConv): the input loops are summed as they are.
+    const HostCsr<float> b =
+        build_gcn_adjacency(upload_edges(g, stream), {.normalize = false}, 128, stream).to_host(stream);
+    CHECK(b.row_ptr[1] == 1);
+    CHECK(b.row_ptr[2] == 3);
+    CHECK(b.values == std::vector<float>{10, 2, 0.5});  // row 0: 3 + 7; row 1: (1 <- 0) 2, (1 <- 1) 0.5
   }
 }
 
