@@ -9,14 +9,14 @@ order after reordering; features.txt; weightL.txt (in x out) and biasL.txt per l
 the app's f16/bf16 result as numbers; meta.txt: normalize, add_self_loops, improved, dtype),
 builds the same stack of torch_geometric.nn.GCNConv layers (ReLU between layers, none after the
 last) in float64 on the CPU (or the GPU with --device cuda), and prints the relative error
-||app - pyg|| / ||pyg||. Exit codes: 0 within the app's bound for its dtype (f16 1e-2, bf16 4e-2),
+||app - pyg|| / ||pyg||. Exit codes: 0 within the app's bound for its dtype (f16 3e-3, bf16 2e-2),
 1 outside it, 2 bad input, 3 torch or torch_geometric not installed.
 """
 import argparse
 import os
 import sys
 
-BOUNDS = {"f16": 1e-2, "bf16": 4e-2}
+BOUNDS = {"f16": 3e-3, "bf16": 2e-2}  # gnn_runner.hpp, output_tolerance
 
 
 def read_meta(path):
@@ -98,7 +98,7 @@ def main():
         return 1
     denom = np.linalg.norm(ref)
     err = np.linalg.norm(app_out - ref) / denom if denom > 0 else np.linalg.norm(app_out)
-    bound = BOUNDS.get(meta.get("dtype", "f16"), 1e-2)
+    bound = BOUNDS.get(meta.get("dtype", "f16"), 3e-3)
     import torch_geometric
     print(f"pyg_compare: {nodes} nodes, {edge_index.shape[1]} edges, {layers} GCNConv layer(s), "
           f"torch_geometric {torch_geometric.__version__}, torch {torch.__version__}: "

@@ -22,6 +22,8 @@
 #include "bsrflow/apps/gnn_layer/reorder.hpp"
 #include "bsrflow/formats/host_convert.hpp"
 #include "bsrflow/ops/cpu_gemm.hpp"
+#include "bsrflow/apps/gnn_layer/gnn_runner.hpp"
+#include "bsrflow/core/dtype.hpp"
 #include "support/expect_error.hpp"
 
 using namespace bsrflow;
@@ -607,4 +609,79 @@ TEST_CASE("gnn CPU references: dense and CSR forward agree; layer semantics", "[
       }
     }
   }
+}
+
+namespace {
+
+template <class T>
+double round_to(double v) {
+  return to_double(from_double<T>(v));
+}
+
+// The GPU forward's roundings on the CPU (sums in double, standing in for the f32 accumulators):
+// A_hat's values stored in T (the BSR part; the CSR remainder keeps f32, so this is the worse
+// case), H W / Z W rounded to T by cuBLAS, Z = A_hat H rounded to T before Z W, each layer's
+// output rounded to T.
+template <class T>
+std::vector<double> emulated_forward(const HostCsr<double>& A, const std::vector<double>& X,
+                                     const std::vector<GcnLayerWeights>& layers) {
+  const auto n = static_cast<std::size_t>(A.rows);
+  std::vector<double> H = X;
+  const auto aggregate = [&](const std::vector<double>& B, std::size_t w) {
+    std::vector<double> out(n * w, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+        const double a = round_to<T>(A.values[static_cast<std::size_t>(k)]);
+        const auto j = static_cast<std::size_t>(A.col_idx[static_cast<std::size_t>(k)]);
+        for (std::size_t c = 0; c < w; ++c) out[i * w + c] += a * B[j * w + c];
+      }
+    return out;
+  };
+  const auto times_w = [&](const std::vector<double>& B, const GcnLayerWeights& l) {
+    std::vector<double> out(n * static_cast<std::size_t>(l.out), 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < static_cast<std::size_t>(l.in); ++k)
+        for (std::size_t c = 0; c < static_cast<std::size_t>(l.out); ++c)
+          out[i * static_cast<std::size_t>(l.out) + c] += B[i * static_cast<std::size_t>(l.in) + k] * l.W[k * static_cast<std::size_t>(l.out) + c];
+    for (double& v : out) v = round_to<T>(v);
+    return out;
+  };
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const GcnLayerWeights& w = layers[l];
+    std::vector<double> pre;
+    if (w.in < w.out) {
+      std::vector<double> Z = aggregate(H, static_cast<std::size_t>(w.in));
+      for (double& v : Z) v = round_to<T>(v);
+      pre = times_w(Z, w);
+    } else {
+      pre = aggregate(times_w(H, w), static_cast<std::size_t>(w.out));
+    }
+    for (std::size_t e = 0; e < pre.size(); ++e) {
+      double v = pre[e] + w.bias[e % static_cast<std::size_t>(w.out)];
+      if (l + 1 < layers.size()) v = std::max(v, 0.0);
+      pre[e] = round_to<T>(v);
+    }
+    H = std::move(pre);
+  }
+  return H;
+}
+
+}  // namespace
+
+TEST_CASE("gnn output bounds: the GPU's f16 / bf16 roundings, emulated, stay inside them", "[apps][gnn]") {
+  // Checks the bounds before any GPU run: a bound the arithmetic cannot meet would fail every run.
+  for (const EdgeList& g : {karate_club(), hostile_graph(300, 3000, 8, true)})
+    for (const std::vector<int>& widths : {std::vector<int>{16, 32, 32, 8}, std::vector<int>{24, 16}}) {
+      CAPTURE(g.nodes, widths.size());
+      const std::vector<GcnLayerWeights> layers = make_weights(widths, 3);
+      const std::vector<double> X = make_features(g.nodes, widths[0], 4);
+      const HostCsr<double> A = gcn_adjacency_csr(g, {});
+      const std::vector<double> ref = forward_dense(gcn_adjacency_dense(g, {}), g.nodes, X, layers);
+      const double e16 = relative_error(emulated_forward<__half>(A, X, layers), ref);
+      const double e_bf16 = relative_error(emulated_forward<__nv_bfloat16>(A, X, layers), ref);
+      CAPTURE(e16, e_bf16);
+      CHECK(e16 > 0);  // the emulation does round
+      CHECK(e16 < output_tolerance(DType::f16) / 3);
+      CHECK(e_bf16 < output_tolerance(DType::bf16) / 3);
+    }
 }
