@@ -2,7 +2,7 @@
 # Runs bsrflow's GPU checks on a machine with an NVIDIA GPU, from binaries built elsewhere.
 # Benchmarks: convert_bench, spmv_bench (table in spmv_bench.md, progress in spmv_bench.log),
 # cg_bench (table in cg_bench.md, progress in cg_bench.log), fem_solve (fem_solve_<i>.md / .log),
-# bsr_bench.
+# gnn_layer (+ pyg_compare.py), bsr_bench.
 #
 #   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
 #   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
@@ -26,10 +26,11 @@ if [ "$mode" = pack ]; then
   build=${2:-$root/build}
   rm -rf "$carry" && mkdir -p "$carry/lib"
   cp "$build/tests/bsrflow_tests" "$carry/"
-  for app in bsr_bench convert_bench spmv_bench cg_bench fem_solve bsrflow-tune; do
+  for app in bsr_bench convert_bench spmv_bench cg_bench fem_solve gnn_layer bsrflow-tune; do
     [ -x "$build/apps/$app" ] && cp "$build/apps/$app" "$carry/"
   done
   cp "$root/apps/bsr_bench/torch_peer.py" "$carry/" 2>/dev/null
+  cp "$root/apps/gnn_layer/pyg_compare.py" "$carry/" 2>/dev/null
   # The GPU machine has the CUDA libraries but not Boost.
   cp -L /usr/lib/x86_64-linux-gnu/libboost_program_options.so.1.74.0 "$carry/lib/"
   du -sh "$carry"
@@ -99,6 +100,28 @@ if [ "$run_benches" != 0 ] && [ -x "$carry/fem_solve" ]; then
                    "$out/fem_solve_$i.md" 2>/dev/null | paste -sd ';' -)
     summary+=("fem_solve ${fem_runs[$i]%% --vtk*}: rc=$rc; ${fem_result:-no result}")
   done
+fi
+if [ "$run_benches" != 0 ] && [ -x "$carry/gnn_layer" ]; then
+  # GCN forward on a community graph (SBM reordered by community: the >= 2x cuSPARSE target), on
+  # R-MAT (poor block fill: the app must take the CSR path itself and say why), and on Zachary's
+  # karate club dumped for pyg_compare.py (exit 3 there = torch_geometric not installed).
+  gnn=$out/gnn_layer
+  "$carry/gnn_layer" --gen sbm --nodes 262144 --communities 2048 --avg-degree 32 --intra 0.95 \
+    --json "${gnn}_sbm.json" >"${gnn}_sbm.md" 2>"${gnn}_sbm.log"
+  rc=$?; status=$((status | rc))
+  gnn_target=$(grep -oE 'Target >= 2x.*: [0-9.]+x, (met|MISSED)' "${gnn}_sbm.md" | sed 's/.*: //')
+  "$carry/gnn_layer" --gen rmat --scale 18 --edge-factor 16 --reorder rcm \
+    --json "${gnn}_rmat.json" >"${gnn}_rmat.md" 2>"${gnn}_rmat.log"
+  rc2=$?; status=$((status | rc2))
+  gnn_path=$(grep -oE '^(BSR|CSR) path[^(,]*' "${gnn}_rmat.md" | head -n 1)
+  "$carry/gnn_layer" --gen karate --in 16 --hidden 16 --out 8 --iters 3 --dump "${gnn}_karate" \
+    >"${gnn}_karate.md" 2>&1
+  rc3=$?; status=$((status | rc3))
+  python3 "$carry/pyg_compare.py" "${gnn}_karate" >"$out/pyg_compare.log" 2>&1
+  pyg_rc=$?
+  if [ $pyg_rc = 1 ] || [ $pyg_rc = 2 ]; then status=$((status | 1)); fi
+  summary+=("gnn_layer: sbm rc=$rc (target: ${gnn_target:-none}); rmat rc=$rc2 (${gnn_path:-no path line});"
+            "  karate rc=$rc3; pyg_compare rc=$pyg_rc: $(tail -n 1 "$out/pyg_compare.log")")
 fi
 if [ "$run_benches" != 0 ] && [ -x "$carry/bsr_bench" ]; then
   # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else
