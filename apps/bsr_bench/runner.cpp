@@ -147,7 +147,7 @@ void run_case_typed(const BenchCase& c, const std::vector<System*>& selected, co
   in.pattern = &pattern;
   in.operands = Operands<T>{A, B, C};
   in.stream = stream;
-  in.cublas = session.cublas.get();
+  in.cublas = &session.cublas;
   in.cusparse = session.cusparse.get();
 
   std::vector<std::unique_ptr<System>> variants;

@@ -25,6 +25,7 @@
 #include "bsrflow/apps/bsr_bench/bench_case.hpp"
 #include "bsrflow/apps/bsr_bench/block_patterns.hpp"
 #include "bsrflow/apps/common/cusparse_check.hpp"
+#include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/formats/bsr.hpp"
 #include "bsrflow/formats/dense.hpp"
 
@@ -52,7 +53,7 @@ struct CaseInputs {
   const BlockPattern* pattern = nullptr;  // A's structure on the host
   std::variant<Operands<__half>, Operands<__nv_bfloat16>> operands;
   cudaStream_t stream = nullptr;
-  cublasHandle_t cublas = nullptr;
+  CublasHandle* cublas = nullptr;
   cusparseHandle_t cusparse = nullptr;
 };
 

@@ -14,21 +14,21 @@ namespace {
 template <class T>
 class CublasDenseRun : public PreparedRun {
  public:
-  CublasDenseRun(const Operands<T>& ops, cublasHandle_t handle, cudaStream_t stream)
+  CublasDenseRun(const Operands<T>& ops, CublasHandle* handle, cudaStream_t stream)
       : ops_(ops), handle_(handle),
         dense_a_(static_cast<std::size_t>(ops.A.rows) * static_cast<std::size_t>(ops.A.cols), stream) {
     densify_bsr(ops.A, dense_view(), stream);
   }
   void run(cudaStream_t stream) override {
-    BSRFLOW_CUBLAS(cublasSetStream(handle_, stream));
-    cublas_dense_gemm<T>(handle_, DenseView<const T>(dense_view()), ops_.B, ops_.C);
+    handle_->set_stream(stream);
+    cublas_dense_gemm<T>(handle_->get(), DenseView<const T>(dense_view()), ops_.B, ops_.C);
   }
 
  private:
   DenseView<T> dense_view() { return {dense_a_.data(), ops_.A.rows, ops_.A.cols, ops_.A.cols, Layout::row_major}; }
 
   Operands<T> ops_;
-  cublasHandle_t handle_;
+  CublasHandle* handle_;
   DeviceBuffer<T> dense_a_;  // (M, K) row-major
 };
 

@@ -187,7 +187,7 @@ void run_case(const CgBenchOptions& o, int grid, Preconditioner precond, Common&
     extra.set("solver", std::string("cusparseSpMV CSR_ALG1 + cuBLAS dot/axpy/scal (host pointer mode)") +
                             (inverse ? " + jacobi_scale kernel" : ""));
     try {
-      CusparseCublasCg<T> peer(common.cusparse.get(), common.cublas.get(), csr_view, inverse ? inverse->data() : nullptr,
+      CusparseCublasCg<T> peer(common.cusparse.get(), common.cublas, csr_view, inverse ? inverse->data() : nullptr,
                                b.data(), x.data(), stream);
       runs.push_back(measure(
           kCgPeer,

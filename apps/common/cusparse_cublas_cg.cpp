@@ -9,7 +9,7 @@
 namespace bsrflow::bench {
 
 template <class T>
-CusparseCublasCg<T>::CusparseCublasCg(cusparseHandle_t cusparse, cublasHandle_t cublas, CsrView<const T> A,
+CusparseCublasCg<T>::CusparseCublasCg(cusparseHandle_t cusparse, CublasHandle& cublas, CsrView<const T> A,
                                       const T* inverse_diagonal, const T* b, T* x, cudaStream_t stream)
     : cublas_(cublas), n_(A.rows), inverse_diagonal_(inverse_diagonal), b_(b), x_(x),
       r_(static_cast<std::size_t>(A.rows), stream), p_(static_cast<std::size_t>(A.rows), stream),
@@ -28,9 +28,9 @@ template <class T>
 T CusparseCublasCg<T>::dot(const T* a, const T* b) {
   T result = 0;
   if constexpr (std::is_same_v<T, double>) {
-    BSRFLOW_CUBLAS(cublasDdot(cublas_, n_, a, 1, b, 1, &result));
+    BSRFLOW_CUBLAS(cublasDdot(cublas_.get(), n_, a, 1, b, 1, &result));
   } else {
-    BSRFLOW_CUBLAS(cublasSdot(cublas_, n_, a, 1, b, 1, &result));
+    BSRFLOW_CUBLAS(cublasSdot(cublas_.get(), n_, a, 1, b, 1, &result));
   }
   return result;
 }
@@ -38,9 +38,9 @@ T CusparseCublasCg<T>::dot(const T* a, const T* b) {
 template <class T>
 void CusparseCublasCg<T>::axpy(T alpha, const T* x, T* y) {
   if constexpr (std::is_same_v<T, double>) {
-    BSRFLOW_CUBLAS(cublasDaxpy(cublas_, n_, &alpha, x, 1, y, 1));
+    BSRFLOW_CUBLAS(cublasDaxpy(cublas_.get(), n_, &alpha, x, 1, y, 1));
   } else {
-    BSRFLOW_CUBLAS(cublasSaxpy(cublas_, n_, &alpha, x, 1, y, 1));
+    BSRFLOW_CUBLAS(cublasSaxpy(cublas_.get(), n_, &alpha, x, 1, y, 1));
   }
 }
 
@@ -51,17 +51,17 @@ void CusparseCublasCg<T>::precondition(cudaStream_t stream) {
 
 template <class T>
 int CusparseCublasCg<T>::solve(int iterations, cudaStream_t stream) {
-  BSRFLOW_CUBLAS(cublasSetStream(cublas_, stream));
-  BSRFLOW_CUBLAS(cublasSetPointerMode(cublas_, CUBLAS_POINTER_MODE_HOST));
+  cublas_.set_stream(stream);
+  BSRFLOW_CUBLAS(cublasSetPointerMode(cublas_.get(), CUBLAS_POINTER_MODE_HOST));
   T* r = r_.data();
   T* p = p_.data();
   T* q = q_.data();
   const T* z = inverse_diagonal_ != nullptr ? z_.data() : r;
   auto copy = [&](const T* from, T* to) {
     if constexpr (std::is_same_v<T, double>) {
-      BSRFLOW_CUBLAS(cublasDcopy(cublas_, n_, from, 1, to, 1));
+      BSRFLOW_CUBLAS(cublasDcopy(cublas_.get(), n_, from, 1, to, 1));
     } else {
-      BSRFLOW_CUBLAS(cublasScopy(cublas_, n_, from, 1, to, 1));
+      BSRFLOW_CUBLAS(cublasScopy(cublas_.get(), n_, from, 1, to, 1));
     }
   };
   // r = b - A x; z = D^-1 r; p = z; rz = r.z
@@ -83,9 +83,9 @@ int CusparseCublasCg<T>::solve(int iterations, cudaStream_t stream) {
     T beta = rz_next / rz;
     rz = rz_next;
     if constexpr (std::is_same_v<T, double>) {
-      BSRFLOW_CUBLAS(cublasDscal(cublas_, n_, &beta, p, 1));
+      BSRFLOW_CUBLAS(cublasDscal(cublas_.get(), n_, &beta, p, 1));
     } else {
-      BSRFLOW_CUBLAS(cublasSscal(cublas_, n_, &beta, p, 1));
+      BSRFLOW_CUBLAS(cublasSscal(cublas_.get(), n_, &beta, p, 1));
     }
     axpy(T(1), z, p);
   }

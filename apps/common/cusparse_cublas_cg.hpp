@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "bsrflow/apps/common/cusparse_spmv.hpp"
+#include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/formats/csr.hpp"
 
@@ -29,7 +30,7 @@ class CusparseCublasCg {
   // Allocates the work vectors, sets up both SpMVs (A x for the initial residual, A p in the
   // loop). b and x are bound here (cuSPARSE descriptors hold pointers); inverse_diagonal (n
   // values) selects Jacobi, nullptr none. Everything passed in must outlive the object.
-  CusparseCublasCg(cusparseHandle_t cusparse, cublasHandle_t cublas, CsrView<const T> A, const T* inverse_diagonal,
+  CusparseCublasCg(cusparseHandle_t cusparse, CublasHandle& cublas, CsrView<const T> A, const T* inverse_diagonal,
                    const T* b, T* x, cudaStream_t stream);
   ~CusparseCublasCg();
   CusparseCublasCg(const CusparseCublasCg&) = delete;
@@ -44,7 +45,7 @@ class CusparseCublasCg {
   T dot(const T* a, const T* b);
   void axpy(T alpha, const T* x, T* y);
 
-  cublasHandle_t cublas_;
+  CublasHandle& cublas_;
   int n_ = 0;
   const T* inverse_diagonal_;
   const T* b_;

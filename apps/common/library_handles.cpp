@@ -24,12 +24,16 @@ constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
 CublasHandle::CublasHandle(cudaStream_t stream) : workspace_(kCublasWorkspaceBytes, stream) {
   BSRFLOW_CUBLAS(cublasCreate(&handle_));
   try {
-    BSRFLOW_CUBLAS(cublasSetStream(handle_, stream));
-    BSRFLOW_CUBLAS(cublasSetWorkspace(handle_, workspace_.data(), workspace_.bytes()));
+    set_stream(stream);
   } catch (...) {
     (void)cublasDestroy(handle_);
     throw;
   }
+}
+
+void CublasHandle::set_stream(cudaStream_t stream) {
+  BSRFLOW_CUBLAS(cublasSetStream(handle_, stream));
+  BSRFLOW_CUBLAS(cublasSetWorkspace(handle_, workspace_.data(), workspace_.bytes()));
 }
 
 CublasHandle::~CublasHandle() {

@@ -16,12 +16,17 @@ cudaDataType cuda_data_type(DType t);
 
 class CublasHandle {
  public:
-  // Also hands cuBLAS a workspace allocated here, so cuBLAS allocates nothing while timed.
+  // Also hands cuBLAS a workspace allocated here, so cuBLAS allocates nothing while timed (or
+  // inside a stream capture).
   explicit CublasHandle(cudaStream_t stream);
   ~CublasHandle();
   CublasHandle(const CublasHandle&) = delete;
   CublasHandle& operator=(const CublasHandle&) = delete;
   cublasHandle_t get() const { return handle_; }
+  // Points the handle at `stream` and hands it this object's workspace again: cublasSetStream
+  // resets a handle's workspace to cuBLAS's default pool (cuBLAS docs, cublasSetStream), so a bare
+  // cublasSetStream would undo what the constructor set. The one way to switch streams here.
+  void set_stream(cudaStream_t stream);
 
  private:
   cublasHandle_t handle_ = nullptr;

@@ -194,7 +194,7 @@ void run_compare(const FemOptions& o, FemSystem<T>& sys, PcgSolver<T>& cg, FemRu
   peer.bytes_per_iteration = pcg_iteration_bytes(host_A.rows, 1, host_A.nnz(), value_size, Preconditioner::jacobi);
   std::optional<bench::CusparseCublasCg<T>> peer_cg;
   try {
-    peer_cg.emplace(cusparse.get(), cublas.get(), sys.csr(), d_inverse.data(), sys.rhs(), x.data(), stream);
+    peer_cg.emplace(cusparse.get(), cublas, sys.csr(), d_inverse.data(), sys.rhs(), x.data(), stream);
   } catch (const Error& e) {
     if (e.code() != Errc::unsupported && e.code() != Errc::cusparse && e.code() != Errc::cublas) throw;
     peer.status = "error: " + e.message();

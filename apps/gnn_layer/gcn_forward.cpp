@@ -34,9 +34,6 @@ Csr<T> csr_with_structure(const HostCsr<float>& s, cudaStream_t stream) {
                 DeviceBuffer<T>(s.col_idx.size(), stream));
 }
 
-// NVIDIA's recommendation for Hopper (as apps/common/library_handles.cpp).
-constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
-
 std::size_t area(int rows, int cols) { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
 
 }  // namespace
@@ -102,8 +99,8 @@ struct GcnForward<T>::Layer {
 
 template <class T>
 GcnForward<T>::GcnForward(const GcnOperator<T>& A, const std::vector<GcnLayerWeights>& layers, const T* X,
-                          cublasHandle_t cublas, cusparseHandle_t cusparse, cudaStream_t stream)
-    : A_(A), cublas_(cublas), cublas_workspace_(kCublasWorkspaceBytes, stream), X_(X) {
+                          bench::CublasHandle& cublas, cusparseHandle_t cusparse, cudaStream_t stream)
+    : A_(A), cublas_(cublas), X_(X) {
   BSRFLOW_REQUIRE(!layers.empty(), Errc::invalid_argument, "GcnForward: no layers");
   const int n = A.n_pad;
   const T* input = X;
@@ -168,8 +165,7 @@ void GcnForward<T>::aggregate(Layer& L, const T* B, int width, cudaStream_t stre
 
 template <class T>
 void GcnForward<T>::enqueue(cudaStream_t stream) {
-  BSRFLOW_CUBLAS(cublasSetStream(cublas_, stream));
-  BSRFLOW_CUBLAS(cublasSetWorkspace(cublas_, cublas_workspace_.data(), cublas_workspace_.bytes()));
+  cublas_.set_stream(stream);  // also re-sets its workspace: cuBLAS must not allocate inside a capture
   const int n = A_.n_pad;
   const bool split = A_.path == AggregationPath::bsr_split;
   for (auto& Lp : layers_) {
@@ -177,7 +173,7 @@ void GcnForward<T>::enqueue(cudaStream_t stream) {
     const DenseView<const T> Wv{L.W.data(), L.in, L.out, L.out, Layout::row_major};
     if (!L.aggregate_first) {
       // H W on cuBLAS, then A_hat (H W), then bias + activation.
-      bench::cublas_dense_gemm<T>(cublas_, DenseView<const T>{L.input, n, L.in, L.in, Layout::row_major}, Wv,
+      bench::cublas_dense_gemm<T>(cublas_.get(), DenseView<const T>{L.input, n, L.in, L.in, Layout::row_major}, Wv,
                                   DenseView<T>{L.dense.data(), n, L.out, L.out, Layout::row_major});
       aggregate(L, L.dense.data(), L.out, stream);
       if (split)
@@ -188,7 +184,7 @@ void GcnForward<T>::enqueue(cudaStream_t stream) {
       // Z = A_hat H (rounded to T), then Z W on cuBLAS, then bias + activation.
       aggregate(L, L.input, L.in, stream);
       if (split) bias_activation<float, T>(L.agg_f32.data(), nullptr, L.agg_t.data(), n, L.in, false, stream);
-      bench::cublas_dense_gemm<T>(cublas_, DenseView<const T>{L.agg_t.data(), n, L.in, L.in, Layout::row_major}, Wv,
+      bench::cublas_dense_gemm<T>(cublas_.get(), DenseView<const T>{L.agg_t.data(), n, L.in, L.in, Layout::row_major}, Wv,
                                   DenseView<T>{L.dense.data(), n, L.out, L.out, Layout::row_major});
       bias_activation<T, T>(L.dense.data(), L.bias.data(), L.h.data(), n, L.out, L.relu, stream);
     }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bsrflow/apps/common/cusparse_csr_spmm.hpp"
+#include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/apps/gnn_layer/block_choice.hpp"
 #include "bsrflow/apps/gnn_layer/gcn_reference.hpp"
 #include "bsrflow/core/device_buffer.hpp"
@@ -60,7 +61,7 @@ class GcnForward {
   // X: n_pad x layers[0].in, row-major, on the device; rows past the real nodes must be finite
   // (zero). Plans every product (allocates, synchronises); the operator, X and the handles must
   // outlive this object.
-  GcnForward(const GcnOperator<T>& A, const std::vector<GcnLayerWeights>& layers, const T* X, cublasHandle_t cublas,
+  GcnForward(const GcnOperator<T>& A, const std::vector<GcnLayerWeights>& layers, const T* X, bench::CublasHandle& cublas,
              cusparseHandle_t cusparse, cudaStream_t stream);
   ~GcnForward();
   GcnForward(const GcnForward&) = delete;
@@ -81,10 +82,7 @@ class GcnForward {
   struct Layer;
   void aggregate(Layer& layer, const T* B, int width, cudaStream_t stream);
   const GcnOperator<T>& A_;
-  cublasHandle_t cublas_;
-  // cublasSetStream resets a handle's workspace to cuBLAS's default pool, so enqueue() sets
-  // this one again after it: cuBLAS must not allocate inside a stream capture.
-  DeviceBuffer<unsigned char> cublas_workspace_;
+  bench::CublasHandle& cublas_;
   const T* X_;
   std::vector<std::unique_ptr<Layer>> layers_;
 };

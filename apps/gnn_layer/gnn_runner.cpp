@@ -150,7 +150,7 @@ GnnRun run_typed(const GnnOptions& o, std::ostream* log) {
                                 ? make_split_operator<T>(A, split_by_blocks(as_double_csr(Ah), run.choice.block, run.choice.min_entries),
                                                          run.choice.block, stream)
                                 : make_csr_operator<T>(A, stream);
-  GcnForward<T> fwd(op, layers, Xd.data(), cublas.get(), cusparse.get(), stream);
+  GcnForward<T> fwd(op, layers, Xd.data(), cublas, cusparse.get(), stream);
   run.notes = fwd.notes();
   for (const std::string& line : run.notes) say(log, line);
   const bool has_peer = o.peer && run.choice.use_bsr;  // on the CSR path the app runs the peer's code
@@ -158,7 +158,7 @@ GnnRun run_typed(const GnnOptions& o, std::ostream* log) {
   std::unique_ptr<GcnForward<T>> peer;
   if (has_peer) {
     peer_op.emplace(make_csr_operator<T>(A, stream));
-    peer = std::make_unique<GcnForward<T>>(*peer_op, layers, Xd.data(), cublas.get(), cusparse.get(), stream);
+    peer = std::make_unique<GcnForward<T>>(*peer_op, layers, Xd.data(), cublas, cusparse.get(), stream);
   }
 
   // 5. Correctness, before any timing.

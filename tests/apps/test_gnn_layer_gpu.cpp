@@ -116,7 +116,7 @@ double forward_error(const EdgeList& g, const NormOptions& o, const std::vector<
     CHECK(op.bsr.nnzb() > 0);   // both parts exercised
     CHECK(op.rest.nnz() > 0);
   }
-  GcnForward<T> fwd(op, layers, Xd.data(), cublas.get(), cusparse.get(), stream);
+  GcnForward<T> fwd(op, layers, Xd.data(), cublas, cusparse.get(), stream);
   // Poison the output first: an unwritten row cannot pass.
   BSRFLOW_CUDA(cudaMemsetAsync(const_cast<T*>(fwd.output()), 0xff,
                                static_cast<std::size_t>(n_pad) * static_cast<std::size_t>(fwd.out_width()) * sizeof(T),
@@ -231,7 +231,7 @@ TEST_CASE("gnn_layer: graph replay gives the eager result bit for bit", "[apps][
     const GcnOperator<__half> op =
         split ? make_split_operator<__half>(A, split_by_blocks(as_double(A.to_host(stream)), 16, 1), 16, stream)
               : make_csr_operator<__half>(A, stream);
-    GcnForward<__half> fwd(op, layers, X.data(), cublas.get(), cusparse.get(), stream);
+    GcnForward<__half> fwd(op, layers, X.data(), cublas, cusparse.get(), stream);
     fwd.enqueue(stream);
     BSRFLOW_CUDA(cudaStreamSynchronize(stream));
     const std::vector<double> eager = download(fwd.output(), n_pad, 8);
