@@ -80,10 +80,7 @@ BenchCase single_case(const po::variables_map& vm) {
   if (vm.count("density")) c.density = vm["density"].as<double>();
   if (vm.count("pattern")) c.pattern = parse_pattern(vm["pattern"].as<std::string>());
   if (vm.count("dtype")) {
-    const std::string name = vm["dtype"].as<std::string>();
-    BSRFLOW_REQUIRE(name == "f16" || name == "bf16", Errc::invalid_argument,
-                    "--dtype '" + name + "' is not benchmarked (expected f16 or bf16)");
-    c.dtype = parse_dtype(name);
+    c.dtype = parse_dtype_choice(vm["dtype"].as<std::string>(), {DType::f16, DType::bf16});
   }
   if (vm.count("b-layout")) c.b_layout = parse_layout(vm["b-layout"].as<std::string>(), "--b-layout");
   if (vm.count("c-layout")) c.c_layout = parse_layout(vm["c-layout"].as<std::string>(), "--c-layout");

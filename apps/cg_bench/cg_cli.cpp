@@ -55,13 +55,7 @@ CgBenchOptions parse_cg_bench_options(int argc, const char* const* argv) {
                     "--grids: " + std::to_string(grid) + " gives " + std::to_string(poisson3d_nnz(grid)) +
                         " entries; int32 indices allow fewer than 2^31");
   }
-  if (raw.dtype == "f64") {
-    o.dtype = DType::f64;
-  } else if (raw.dtype == "f32") {
-    o.dtype = DType::f32;
-  } else {
-    BSRFLOW_FAIL(Errc::invalid_argument, "--dtype: unknown dtype '" + raw.dtype + "' (expected f64 or f32)");
-  }
+  o.dtype = parse_dtype_choice(raw.dtype, {DType::f64, DType::f32});
   o.preconds.clear();
   for (const std::string& name : parse_name_list(raw.preconds, "--precond")) {
     if (name == "none") {

@@ -56,6 +56,18 @@ std::vector<int> parse_positive_int_list(std::string_view text, std::string_view
   return values;
 }
 
+DType parse_dtype_choice(std::string_view text, std::initializer_list<DType> allowed, std::string_view option) {
+  std::string expected;
+  std::size_t i = 0;
+  for (const DType t : allowed) {
+    if (text == dtype_name(t)) return t;
+    expected += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::string(dtype_name(t));
+    ++i;
+  }
+  BSRFLOW_FAIL(Errc::invalid_argument,
+               std::string(option) + ": unsupported dtype '" + std::string(text) + "' (expected " + expected + ")");
+}
+
 std::vector<std::string> parse_name_list(std::string_view text, std::string_view option) {
   std::vector<std::string> names;
   for (const std::string_view part : split(text, ',')) {

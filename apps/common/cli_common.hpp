@@ -5,11 +5,13 @@
 
 #include <boost/program_options.hpp>
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bsrflow/apps/common/timing.hpp"
+#include "bsrflow/core/dtype.hpp"
 
 namespace bsrflow::bench {
 
@@ -24,6 +26,11 @@ BlockShape parse_block_shape(std::string_view text, std::string_view option = "-
 
 // "3,16,32" -> {3, 16, 32}; every entry a positive integer.
 std::vector<int> parse_positive_int_list(std::string_view text, std::string_view option);
+
+// One of `allowed` by name ("f64"), e.g. for --dtype. Anything else is Error(invalid_argument)
+// "--dtype: unsupported dtype 'f16' (expected f64 or f32)".
+DType parse_dtype_choice(std::string_view text, std::initializer_list<DType> allowed,
+                         std::string_view option = "--dtype");
 
 // "a,b,c" -> {"a", "b", "c"} (empty entries are an error).
 std::vector<std::string> parse_name_list(std::string_view text, std::string_view option);

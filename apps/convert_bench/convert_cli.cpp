@@ -39,13 +39,7 @@ ConvertOptions parse_convert_options(int argc, const char* const* argv) {
   parse_command_line(argc, argv, options);
   if (o.help) return o;
   check_timing_options(o.timing);
-  try {
-    o.dtype = parse_dtype(raw.dtype);
-  } catch (const Error& e) {
-    BSRFLOW_FAIL(Errc::invalid_argument, "--dtype: " + e.message());
-  }
-  BSRFLOW_REQUIRE(o.dtype == DType::f16 || o.dtype == DType::bf16 || o.dtype == DType::f32 || o.dtype == DType::f64,
-                  Errc::invalid_argument, "--dtype '" + raw.dtype + "' is not benchmarked (expected f64, f32, f16 or bf16)");
+  o.dtype = parse_dtype_choice(raw.dtype, {DType::f64, DType::f32, DType::f16, DType::bf16});
   BSRFLOW_REQUIRE(o.grid > 0, Errc::invalid_argument, "--grid must be positive (got " + std::to_string(o.grid) + ")");
   BSRFLOW_REQUIRE(poisson3d_nnz(o.grid) < (std::int64_t{1} << 31), Errc::invalid_argument,
                   "--grid " + std::to_string(o.grid) + " gives " + std::to_string(poisson3d_nnz(o.grid)) +

@@ -68,13 +68,7 @@ FemOptions parse_fem_options(int argc, const char* const* argv) {
     BSRFLOW_FAIL(Errc::invalid_argument,
                  "--precond: unknown preconditioner '" + raw.precond + "' (expected jacobi or block-jacobi)");
   }
-  if (raw.dtype == "f64") {
-    o.dtype = DType::f64;
-  } else if (raw.dtype == "f32") {
-    o.dtype = DType::f32;
-  } else {
-    BSRFLOW_FAIL(Errc::invalid_argument, "--dtype: unknown dtype '" + raw.dtype + "' (expected f64 or f32)");
-  }
+  o.dtype = bench::parse_dtype_choice(raw.dtype, {DType::f64, DType::f32});
   if (vm.count("tol") == 0) o.tol = o.dtype == DType::f32 ? kDefaultTolF32 : kDefaultTolF64;
   BSRFLOW_REQUIRE(o.n >= 1, Errc::invalid_argument, "--n must be at least 1 (got " + std::to_string(o.n) + ")");
   BSRFLOW_REQUIRE(o.tol > 0 && o.tol < 1, Errc::invalid_argument,

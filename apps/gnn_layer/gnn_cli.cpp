@@ -118,13 +118,7 @@ GnnOptions parse_gnn_options(int argc, const char* const* argv) {
                   "--block and --path csr exclude each other");
   BSRFLOW_REQUIRE(o.layers >= 1 && o.in >= 1 && o.hidden >= 1 && o.out >= 1, Errc::invalid_argument,
                   "--layers, --in, --hidden and --out must all be positive");
-  if (raw.dtype == "f16") {
-    o.dtype = DType::f16;
-  } else if (raw.dtype == "bf16") {
-    o.dtype = DType::bf16;
-  } else {
-    BSRFLOW_FAIL(Errc::invalid_argument, "--dtype: expected f16 or bf16, got '" + raw.dtype + "'");
-  }
+  o.dtype = bench::parse_dtype_choice(raw.dtype, {DType::f16, DType::bf16});
   return o;
 }
 

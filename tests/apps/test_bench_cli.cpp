@@ -136,7 +136,7 @@ TEST_CASE("bsr_bench command-line errors name the option", "[apps]") {
   CHECK_APP_ERROR(parse(with({"--pattern", "random"})), Errc::invalid_argument,
                   "--pattern 'random' is not one of uniform, powerlaw, banded, clustered");
   CHECK_APP_ERROR(parse(with({"--dtype", "f32"})), Errc::invalid_argument,
-                  "--dtype 'f32' is not benchmarked (expected f16 or bf16)");
+                  "--dtype: unsupported dtype 'f32' (expected f16 or bf16)");
   CHECK_APP_ERROR(parse(with({"--b-layout", "diag"})), Errc::invalid_argument, "--b-layout 'diag' is not row or col");
   CHECK_APP_ERROR(parse(with({"--c-layout", "Row"})), Errc::invalid_argument, "--c-layout 'Row' is not row or col");
   CHECK_APP_ERROR(parse(V{"--m", "0", "--n", "1", "--k", "1"}), Errc::invalid_argument,

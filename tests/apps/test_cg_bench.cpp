@@ -58,7 +58,7 @@ TEST_CASE("cg_bench command line", "[apps]") {
   CHECK_APP_ERROR(parse(V{"--grids", "1000"}), Errc::invalid_argument,
                   "--grids: 1000 gives 6994000000 entries; int32 indices allow fewer than 2^31");
   CHECK_APP_ERROR(parse(V{"--dtype", "f16"}), Errc::invalid_argument,
-                  "--dtype: unknown dtype 'f16' (expected f64 or f32)");
+                  "--dtype: unsupported dtype 'f16' (expected f64 or f32)");
   CHECK_APP_ERROR(parse(V{"--precond", "block_jacobi"}), Errc::invalid_argument,
                   "--precond: unknown preconditioner 'block_jacobi' (expected none or jacobi)");
   CHECK_APP_ERROR(parse(V{"--precond", "none,"}), Errc::invalid_argument, "--precond: empty name");

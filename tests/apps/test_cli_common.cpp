@@ -27,6 +27,17 @@ TEST_CASE("integer and name lists", "[apps]") {
   CHECK_APP_ERROR(parse_name_list("a,", "--systems"), Errc::invalid_argument, "--systems: empty name in 'a,'");
 }
 
+TEST_CASE("a dtype option takes one of the allowed dtypes by name", "[apps]") {
+  CHECK(parse_dtype_choice("f32", {DType::f64, DType::f32}) == DType::f32);
+  CHECK(parse_dtype_choice("bf16", {DType::f16, DType::bf16}, "--type") == DType::bf16);
+  CHECK_APP_ERROR(parse_dtype_choice("f16", {DType::f64}), Errc::invalid_argument,
+                  "--dtype: unsupported dtype 'f16' (expected f64)");
+  CHECK_APP_ERROR(parse_dtype_choice("F32", {DType::f64, DType::f32, DType::f16}, "--type"), Errc::invalid_argument,
+                  "--type: unsupported dtype 'F32' (expected f64, f32 or f16)");
+  CHECK_APP_ERROR(parse_dtype_choice("", {DType::f64, DType::f32}), Errc::invalid_argument,
+                  "--dtype: unsupported dtype '' (expected f64 or f32)");
+}
+
 TEST_CASE("timing options parse and are checked", "[apps]") {
   namespace po = boost::program_options;
   TimingConfig config;

@@ -32,8 +32,8 @@ TEST_CASE("convert_bench command line", "[apps]") {
   CHECK_THAT(convert_help(), Catch::Contains("--blocks"));
 
   using V = std::vector<std::string>;
-  CHECK_APP_ERROR(parse(V{"--dtype", "f8"}), Errc::invalid_argument, "--dtype: unknown dtype 'f8'");
-  CHECK_APP_ERROR(parse(V{"--dtype", "fp8_e4m3"}), Errc::invalid_argument, "--dtype 'fp8_e4m3' is not benchmarked");
+  CHECK_APP_ERROR(parse(V{"--dtype", "f8"}), Errc::invalid_argument, "--dtype: unsupported dtype 'f8' (expected f64, f32, f16 or bf16)");
+  CHECK_APP_ERROR(parse(V{"--dtype", "fp8_e4m3"}), Errc::invalid_argument, "--dtype: unsupported dtype 'fp8_e4m3' (expected f64, f32, f16 or bf16)");
   CHECK_APP_ERROR(parse(V{"--grid", "0"}), Errc::invalid_argument, "--grid must be positive (got 0)");
   CHECK_APP_ERROR(parse(V{"--grid", "700"}), Errc::invalid_argument, "--grid 700 gives 2398060000 entries");
   CHECK_APP_ERROR(parse(V{"--blocks", "3,x"}), Errc::invalid_argument, "--blocks: 'x' is not a positive integer");

@@ -73,7 +73,7 @@ TEST_CASE("fem_solve command line errors", "[apps][fem]") {
                   "--problem: unknown problem 'heat' (expected poisson or elasticity)");
   CHECK_APP_ERROR(parse({"--precond", "ilu"}), Errc::invalid_argument,
                   "--precond: unknown preconditioner 'ilu' (expected jacobi or block-jacobi)");
-  CHECK_APP_ERROR(parse({"--dtype", "f16"}), Errc::invalid_argument, "--dtype: unknown dtype 'f16' (expected f64 or f32)");
+  CHECK_APP_ERROR(parse({"--dtype", "f16"}), Errc::invalid_argument, "--dtype: unsupported dtype 'f16' (expected f64 or f32)");
   CHECK_APP_ERROR(parse({"--n", "0"}), Errc::invalid_argument, "--n must be at least 1 (got 0)");
   CHECK_APP_ERROR(parse({"--tol", "0"}), Errc::invalid_argument, "--tol must be in (0, 1)");
   CHECK_APP_ERROR(parse({"--tol", "2"}), Errc::invalid_argument, "--tol must be in (0, 1)");

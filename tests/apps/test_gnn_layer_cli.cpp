@@ -97,7 +97,7 @@ TEST_CASE("gnn_layer command line: errors name the option", "[apps][gnn]") {
                       "--block and --path csr exclude each other");
   BSRFLOW_CHECK_ERROR(parse({"--layers", "0"}), Errc::invalid_argument,
                       "--layers, --in, --hidden and --out must all be positive");
-  BSRFLOW_CHECK_ERROR(parse({"--dtype", "f32"}), Errc::invalid_argument, "--dtype: expected f16 or bf16, got 'f32'");
+  BSRFLOW_CHECK_ERROR(parse({"--dtype", "f32"}), Errc::invalid_argument, "--dtype: unsupported dtype 'f32' (expected f16 or bf16)");
   BSRFLOW_CHECK_ERROR(parse({"--nodes", "1"}), Errc::invalid_argument, "sbm: --nodes must be at least 2, got 1");
   BSRFLOW_CHECK_ERROR(parse({"--gen", "rmat", "--scale", "31"}), Errc::invalid_argument,
                       "rmat: --scale must be in [1, 30], got 31");
