@@ -96,6 +96,17 @@ TEST_CASE("tunable configurations on a fake H100: variants x stages x split", "[
     const sm90::Choice h = sm90::choose(A, DType::f16, B, B, GemmOptions{}, h100);
     const GemmTunedConfig hc{{h.config.swath, h.config.orientation, h.config.k_chunk()}, h.config.stages, true};
     CHECK(std::find(cs.begin(), cs.end(), hc) != cs.end());
+    // A cached plan of the heuristic's configuration (options_for, as plan_gemm's cache hit does)
+    // runs the same kernel, but its Sm90Config names the k-chunk (kc) where the heuristic's leaves
+    // it 0: plan configs must be compared with kc resolved (the [gpu][tuning] round-trip test).
+    const sm90::Choice again = sm90::choose(A, DType::f16, B, B, options_for(hc), h100);
+    REQUIRE(again.use_sm90);
+    CHECK(again.entry == h.entry);
+    CHECK(h.config.kc == 0);
+    CHECK(again.config.kc == h.config.k_chunk());
+    Sm90Config resolved = h.config;
+    resolved.kc = resolved.k_chunk();
+    CHECK(again.config == resolved);
     // Two depths per variant (deepest and half), both split settings.
     CHECK(cs.size() == tunable_variants(DType::f16, R, R, Layout::row_major).size() * 2 * 2);
   }
