@@ -4,6 +4,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "bsrflow/core/device_buffer.hpp"
@@ -156,23 +157,28 @@ GemmTuningResult tune_typed(const GemmBsrOperand& A, const std::vector<int>& row
   }
   result.candidates = 1;
   std::vector<TimedConfig> timed;
+  // A configuration the planner refuses for this problem is not a candidate (nullopt); anything
+  // else (a CUDA error) is the caller's to see.
+  auto plan_candidate = [&](const GemmTunedConfig& cfg) -> std::optional<GemmPlan> {
+    try {
+      return plan_gemm(a, dtype_of_v<TIn>, b, c, options_for(cfg, plain), stream);
+    } catch (const Error& e) {
+      if (e.code() != Errc::unsupported && e.code() != Errc::invalid_argument) throw;
+      return std::nullopt;
+    }
+  };
   for (const GemmTunedConfig& cfg : tunable_configs(dtype_of_v<TIn>, A.R, A.C, Bd.layout, device)) {
     if (cfg == result.heuristic) continue;
-    GemmPlan plan;
-    try {
-      plan = plan_gemm(a, dtype_of_v<TIn>, b, c, options_for(cfg, plain), stream);
-    } catch (const Error& e) {
-      // A candidate the planner refuses for this problem is not a candidate; anything else
-      // (a CUDA error) is the caller's to see.
-      if (e.code() != Errc::unsupported && e.code() != Errc::invalid_argument) throw;
-      continue;
-    }
-    // Without split rows the no-split twin has the very same schedule: skip it.
+    std::optional<GemmPlan> candidate = plan_candidate(cfg);
+    if (!candidate) continue;
+    const GemmPlan& plan = *candidate;
+    // When the twin with split rows splits nothing either, both have the very same schedule:
+    // time only one of them (the twin, listed too).
     if (!cfg.split_long_rows && plan.split_rows() == 0) {
       GemmTunedConfig twin = cfg;
       twin.split_long_rows = true;
-      const GemmPlan probe = plan_gemm(a, dtype_of_v<TIn>, b, c, options_for(twin, plain), stream);
-      if (probe.split_rows() == 0) continue;
+      const std::optional<GemmPlan> probe = plan_candidate(twin);
+      if (probe && probe->split_rows() == 0) continue;
     }
     const double ms = time_plan<TIn, TOut>(plan, av, bv, cv, stream);
     ++result.candidates;
