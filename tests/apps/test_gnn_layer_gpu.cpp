@@ -223,7 +223,14 @@ TEST_CASE("gnn_layer: graph replay gives the eager result bit for bit", "[apps][
   const int n_pad = pad(g.nodes);
   const Csr<float> A = build_gcn_adjacency(upload_edges(g, stream), {}, n_pad, stream);
   const std::vector<GcnLayerWeights> layers = make_weights({16, 32, 8}, 1);
-  const DeviceBuffer<__half> X = features_on_device<__half>(make_features(g.nodes, 16, 2), g.nodes, n_pad, 16, stream);
+  // Two feature sets: the replays alternate between them, so a replay that skipped any layer
+  // would leave that layer's output from the other input and differ from the eager result.
+  DeviceBuffer<__half> X = features_on_device<__half>(make_features(g.nodes, 16, 2), g.nodes, n_pad, 16, stream);
+  const DeviceBuffer<__half> X1 = features_on_device<__half>(make_features(g.nodes, 16, 2), g.nodes, n_pad, 16, stream);
+  const DeviceBuffer<__half> X2 = features_on_device<__half>(make_features(g.nodes, 16, 3), g.nodes, n_pad, 16, stream);
+  auto load = [&](const DeviceBuffer<__half>& from) {
+    BSRFLOW_CUDA(cudaMemcpyAsync(X.data(), from.data(), X.bytes(), cudaMemcpyDeviceToDevice, stream));
+  };
   bench::CublasHandle cublas(stream);
   bench::CusparseHandle cusparse;
   for (bool split : {true, false}) {
@@ -232,16 +239,25 @@ TEST_CASE("gnn_layer: graph replay gives the eager result bit for bit", "[apps][
         split ? make_split_operator<__half>(A, split_by_blocks(as_double(A.to_host(stream)), 16, 1), 16, stream)
               : make_csr_operator<__half>(A, stream);
     GcnForward<__half> fwd(op, layers, X.data(), cublas, cusparse.get(), stream);
-    fwd.enqueue(stream);
-    BSRFLOW_CUDA(cudaStreamSynchronize(stream));
-    const std::vector<double> eager = download(fwd.output(), n_pad, 8);
-    BSRFLOW_CUDA(cudaMemsetAsync(const_cast<__half*>(fwd.output()), 0xff, static_cast<std::size_t>(n_pad) * 8 * 2, stream));
+    std::vector<double> eager[2];
+    for (int k = 0; k < 2; ++k) {
+      load(k == 0 ? X1 : X2);
+      fwd.enqueue(stream);
+      BSRFLOW_CUDA(cudaStreamSynchronize(stream));
+      eager[k] = download(fwd.output(), n_pad, 8);
+    }
+    REQUIRE(eager[0] != eager[1]);  // the two inputs really give different outputs
     TaskGraph tg("gcn");
     tg.capture("forward", [&](CaptureContext& ctx) { fwd.enqueue(ctx.stream()); });
     GraphExec exec = tg.instantiate(stream);
-    for (int i = 0; i < 3; ++i) exec.launch(stream);
-    BSRFLOW_CUDA(cudaStreamSynchronize(stream));
-    CHECK(download(fwd.output(), n_pad, 8) == eager);
+    for (int i = 0; i < 4; ++i) {
+      CAPTURE(i);
+      load(i % 2 == 0 ? X1 : X2);
+      BSRFLOW_CUDA(cudaMemsetAsync(const_cast<__half*>(fwd.output()), 0xff, static_cast<std::size_t>(n_pad) * 8 * 2, stream));
+      exec.launch(stream);
+      BSRFLOW_CUDA(cudaStreamSynchronize(stream));
+      CHECK(download(fwd.output(), n_pad, 8) == eager[i % 2]);
+    }
   }
 }
 
