@@ -3,22 +3,15 @@
 #include <string>
 
 #include "bsrflow/apps/common/blocked_ell_pack.hpp"
-#include "bsrflow/apps/common/cusparse_bsr_spmm.hpp"
 #include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/apps/common/timing.hpp"
 #include "bsrflow/core/error.hpp"
 
 namespace bsrflow::bench {
 
-namespace {
-constexpr float kAlpha = 1.0f;
-constexpr float kBeta = 0.0f;
-}  // namespace
-
 template <class T>
 CusparseBlockedEllSpmm<T>::CusparseBlockedEllSpmm(cusparseHandle_t handle, BsrView<const T> A, int longest_row,
-                                                  DenseView<const T> B, DenseView<T> C, cudaStream_t stream)
-    : handle_(handle) {
+                                                  DenseView<const T> B, DenseView<T> C, cudaStream_t stream) {
   BSRFLOW_REQUIRE(A.R == A.C, Errc::unsupported,
                   "cuSPARSE Blocked-ELL takes square blocks only (got " + std::to_string(A.R) + "x" +
                       std::to_string(A.C) + ")");
@@ -36,43 +29,14 @@ CusparseBlockedEllSpmm<T>::CusparseBlockedEllSpmm(cusparseHandle_t handle, BsrVi
       },
       stream);
 
-  const cudaDataType type = cuda_data_type(dtype_of_v<T>);
-  try {
-    BSRFLOW_CUSPARSE(cusparseSetStream(handle_, stream));
-    BSRFLOW_CUSPARSE_OR_UNSUPPORTED(
-        cusparseCreateConstBlockedEll(&a_, A.rows, A.cols, b, static_cast<std::int64_t>(slots) * b, col_idx_.data(),
-                                      values_.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
-        "cusparseCreateConstBlockedEll");
-    BSRFLOW_CUSPARSE(cusparseCreateConstDnMat(&b_, B.rows, B.cols, B.ld, B.data, type, cusparse_order(B.layout)));
-    BSRFLOW_CUSPARSE(cusparseCreateDnMat(&c_, C.rows, C.cols, C.ld, C.data, type, cusparse_order(C.layout)));
-    std::size_t bytes = 0;
-    BSRFLOW_CUSPARSE_OR_UNSUPPORTED(
-        cusparseSpMM_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
-                                a_, b_, &kBeta, c_, CUDA_R_32F, CUSPARSE_SPMM_BLOCKED_ELL_ALG1, &bytes),
-        "cuSPARSE Blocked-ELL SpMM (cusparseSpMM_bufferSize, CUSPARSE_SPMM_BLOCKED_ELL_ALG1)");
-    workspace_ = DeviceBuffer<unsigned char>(bytes, stream);
-  } catch (...) {
-    if (a_ != nullptr) (void)cusparseDestroySpMat(a_);
-    if (b_ != nullptr) (void)cusparseDestroyDnMat(b_);
-    if (c_ != nullptr) (void)cusparseDestroyDnMat(c_);
-    throw;
-  }
-}
-
-template <class T>
-CusparseBlockedEllSpmm<T>::~CusparseBlockedEllSpmm() {
-  (void)cusparseDestroySpMat(a_);
-  (void)cusparseDestroyDnMat(b_);
-  (void)cusparseDestroyDnMat(c_);
-}
-
-template <class T>
-void CusparseBlockedEllSpmm<T>::run(cudaStream_t stream) {
-  BSRFLOW_CUSPARSE(cusparseSetStream(handle_, stream));
+  cusparseConstSpMatDescr_t a = nullptr;
   BSRFLOW_CUSPARSE_OR_UNSUPPORTED(
-      cusparseSpMM(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, a_, b_,
-                   &kBeta, c_, CUDA_R_32F, CUSPARSE_SPMM_BLOCKED_ELL_ALG1, workspace_.data()),
-      "cuSPARSE Blocked-ELL SpMM (cusparseSpMM, CUSPARSE_SPMM_BLOCKED_ELL_ALG1)");
+      cusparseCreateConstBlockedEll(&a, A.rows, A.cols, b, static_cast<std::int64_t>(slots) * b, col_idx_.data(),
+                                    values_.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                    cuda_data_type(dtype_of_v<T>)),
+      "cusparseCreateConstBlockedEll");
+  call_ = CusparseSpmmCall(handle, a, B, C, CUSPARSE_SPMM_BLOCKED_ELL_ALG1,
+                           "cuSPARSE Blocked-ELL SpMM (CUSPARSE_SPMM_BLOCKED_ELL_ALG1)", stream);
 }
 
 template class CusparseBlockedEllSpmm<__half>;

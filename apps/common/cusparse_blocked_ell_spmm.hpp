@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "bsrflow/apps/common/cusparse_check.hpp"
+#include "bsrflow/apps/common/cusparse_spmm_call.hpp"
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/formats/bsr.hpp"
 #include "bsrflow/formats/dense.hpp"
@@ -26,24 +26,18 @@ class CusparseBlockedEllSpmm {
   // Throws Error(unsupported) for non-square blocks or when cuSPARSE answers NOT_SUPPORTED.
   CusparseBlockedEllSpmm(cusparseHandle_t handle, BsrView<const T> A, int longest_row, DenseView<const T> B,
                          DenseView<T> C, cudaStream_t stream);
-  ~CusparseBlockedEllSpmm();
-  CusparseBlockedEllSpmm(const CusparseBlockedEllSpmm&) = delete;
-  CusparseBlockedEllSpmm& operator=(const CusparseBlockedEllSpmm&) = delete;
 
-  void run(cudaStream_t stream);
+  // C = A * B on `stream`.
+  void run(cudaStream_t stream) { call_.run(stream); }
 
   double pack_ms() const { return pack_ms_; }
   std::int64_t padded_blocks() const { return padded_blocks_; }  // stored + padding blocks
   std::size_t bytes() const { return col_idx_.bytes() + values_.bytes(); }
 
  private:
-  cusparseHandle_t handle_;
   DeviceBuffer<int> col_idx_;
   DeviceBuffer<T> values_;
-  cusparseConstSpMatDescr_t a_ = nullptr;
-  cusparseConstDnMatDescr_t b_ = nullptr;
-  cusparseDnMatDescr_t c_ = nullptr;
-  DeviceBuffer<unsigned char> workspace_;
+  CusparseSpmmCall call_;  // after the packed arrays its descriptor points into
   double pack_ms_ = 0;
   std::int64_t padded_blocks_ = 0;
 };

@@ -5,8 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "bsrflow/apps/common/cusparse_check.hpp"
-#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/apps/common/cusparse_spmm_call.hpp"
 #include "bsrflow/formats/bsr.hpp"
 #include "bsrflow/formats/dense.hpp"
 
@@ -21,22 +20,12 @@ class CusparseBsrSpmm {
   // valid while this object is used.
   CusparseBsrSpmm(cusparseHandle_t handle, BsrView<const T> A, DenseView<const T> B, DenseView<T> C,
                   cudaStream_t stream);
-  ~CusparseBsrSpmm();
-  CusparseBsrSpmm(const CusparseBsrSpmm&) = delete;
-  CusparseBsrSpmm& operator=(const CusparseBsrSpmm&) = delete;
 
   // C = A * B on `stream`.
-  void run(cudaStream_t stream);
+  void run(cudaStream_t stream) { call_.run(stream); }
 
  private:
-  cusparseHandle_t handle_;
-  cusparseConstSpMatDescr_t a_ = nullptr;
-  cusparseConstDnMatDescr_t b_ = nullptr;
-  cusparseDnMatDescr_t c_ = nullptr;
-  DeviceBuffer<unsigned char> workspace_;
+  CusparseSpmmCall call_;
 };
-
-// The cusparseOrder_t of a bsrflow layout (shared by the SpMM peers).
-cusparseOrder_t cusparse_order(Layout layout);
 
 }  // namespace bsrflow::bench

@@ -7,8 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "bsrflow/apps/common/cusparse_check.hpp"
-#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/apps/common/cusparse_spmm_call.hpp"
 #include "bsrflow/formats/csr.hpp"
 #include "bsrflow/formats/dense.hpp"
 
@@ -22,19 +21,12 @@ class CusparseCsrSpmm {
   // Error(cusparse) for any other failure. Everything passed in must stay valid while used.
   CusparseCsrSpmm(cusparseHandle_t handle, CsrView<const T> A, DenseView<const T> B, DenseView<T> C,
                   cudaStream_t stream);
-  ~CusparseCsrSpmm();
-  CusparseCsrSpmm(const CusparseCsrSpmm&) = delete;
-  CusparseCsrSpmm& operator=(const CusparseCsrSpmm&) = delete;
 
   // C = A * B on `stream`.
-  void run(cudaStream_t stream);
+  void run(cudaStream_t stream) { call_.run(stream); }
 
  private:
-  cusparseHandle_t handle_;
-  cusparseConstSpMatDescr_t a_ = nullptr;
-  cusparseConstDnMatDescr_t b_ = nullptr;
-  cusparseDnMatDescr_t c_ = nullptr;
-  DeviceBuffer<unsigned char> workspace_;
+  CusparseSpmmCall call_;
 };
 
 }  // namespace bsrflow::bench
