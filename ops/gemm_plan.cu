@@ -14,6 +14,7 @@
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/error.hpp"
+#include "bsrflow/core/timestamp.hpp"
 #include "bsrflow/ops/gemm_tuner.hpp"
 #include "bsrflow/ops/gemm_tuning_key.hpp"
 #include "bsrflow/ops/reference_gemm.hpp"
@@ -238,7 +239,7 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
   const GemmTuningResult r = tune_gemm(A, row_ptr, in, B, C, options, device, stream);
   if (cache != nullptr) {
     try {
-      cache->store({key, r.winner, r.winner_ms, r.heuristic_ms, utc_timestamp_now()});
+      cache->store({key, r.winner, r.winner_ms, r.heuristic_ms, utc_timestamp()});
     } catch (const Error& e) {
       cache->warn("could not store the tuning result: " + e.message());
     }

@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -29,15 +28,6 @@ fs::path default_tuning_cache_dir() {
   if (const std::string d = env("XDG_CACHE_HOME"); !d.empty()) return fs::path(d) / "bsrflow";
   if (const std::string d = env("HOME"); !d.empty()) return fs::path(d) / ".cache" / "bsrflow";
   BSRFLOW_FAIL(Errc::io, "no directory for the tuning cache: set BSRFLOW_CACHE_DIR, XDG_CACHE_HOME or HOME");
-}
-
-std::string utc_timestamp_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buf;
 }
 
 // ---- entry <-> JSON -----------------------------------------------------------------------------

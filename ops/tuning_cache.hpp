@@ -56,9 +56,6 @@ using TuningLogger = std::function<void(const std::string&)>;
 // The directory by the rule above. Throws Error(io) when none of the variables is set.
 std::filesystem::path default_tuning_cache_dir();
 
-// "2026-11-23T12:00:00Z" for now.
-std::string utc_timestamp_now();
-
 class TuningCache {
  public:
   static constexpr int kFormat = 1;

@@ -15,8 +15,6 @@ struct RunInfo {
 
 // The commit baked in at configure time.
 std::string build_commit();
-// Current UTC time in ISO 8601.
-std::string utc_timestamp();
 // Device name of the current GPU (needs a GPU) + date + commit.
 RunInfo collect_run_info();
 
