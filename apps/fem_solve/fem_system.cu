@@ -49,6 +49,27 @@ __global__ void dirichlet_kernel(HexMesh mesh, FemProblem problem, const int* __
     eliminate_dirichlet_row(mesh, problem, row, row_ptr, col_idx, values, b);
 }
 
+// Device bytes the construction needs at its peak, per element-matrix COO entry: the COO itself
+// (row, column, value) and CooToCsr's symbolic phase (formats/coo_to_csr.cu: 64-bit keys and
+// their sorted copy, sort positions, the gather order, segment heads and runs: 36 bytes). An
+// estimate, checked against the free memory before anything is allocated, so a mesh too big for
+// the GPU is refused with its size in the message instead of failing inside a conversion.
+std::size_t peak_bytes_per_coo_entry(std::size_t value_size) { return 4 + 4 + value_size + 36; }
+
+template <class T>
+HexMesh checked_for_memory(HexMesh mesh, FemProblem problem) {
+  const double need = static_cast<double>(mesh.coo_entries()) * static_cast<double>(peak_bytes_per_coo_entry(sizeof(T)));
+  std::size_t free_bytes = 0, total_bytes = 0;
+  BSRFLOW_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  BSRFLOW_REQUIRE(need <= static_cast<double>(free_bytes), Errc::invalid_argument,
+                  std::string(problem_name(problem)) + " at n = " + std::to_string(mesh.n) + " needs about " +
+                      std::to_string(static_cast<int>(need / kGiB + 0.5)) + " GiB of device memory to assemble (" +
+                      std::to_string(mesh.coo_entries()) + " element-matrix entries); " +
+                      std::to_string(static_cast<int>(static_cast<double>(free_bytes) / kGiB)) + " GiB are free");
+  return mesh;
+}
+
 // The COO pattern, written once on the device (values not needed by the symbolic phases).
 template <class T>
 CooView<const T> pattern_view(const HexMesh& mesh, DeviceBuffer<int>& rows, DeviceBuffer<int>& cols,
@@ -64,7 +85,7 @@ CooView<const T> pattern_view(const HexMesh& mesh, DeviceBuffer<int>& rows, Devi
 template <class T>
 FemSystem<T>::FemSystem(FemProblem problem, int n, const Material& material, cudaStream_t stream)
     : problem_(problem),
-      mesh_(make_mesh(problem, n)),
+      mesh_(checked_for_memory<T>(make_mesh(problem, n), problem)),
       material_(material),
       k_ref_(DeviceBuffer<double>::from_host(reference_stiffness(problem, material, mesh_.h()), stream)),
       coo_rows_(static_cast<std::size_t>(mesh_.coo_entries()), stream),

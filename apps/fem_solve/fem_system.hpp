@@ -33,7 +33,9 @@ template <class T>
 class FemSystem {
  public:
   // Allocates and synchronises (the symbolic phases). Throws make_mesh's errors (n < 1, a COO
-  // of 2^31 entries or more: elasticity beyond n = 155).
+  // of 2^31 entries or more: elasticity beyond n = 155) and Error(invalid_argument) when the
+  // estimated peak device memory of the assembly setup exceeds the free memory (elasticity f64
+  // at n = 128: about 60 GiB).
   FemSystem(FemProblem problem, int n, const Material& material, cudaStream_t stream);
 
   void assemble(double coefficient, cudaStream_t stream);
