@@ -12,11 +12,15 @@
 # Environment for `run`: BSRFLOW_GPU_SUITE (bsr_bench suite, default quick),
 # BSRFLOW_GPU_SANITIZE (0 skips compute-sanitizer), BSRFLOW_GPU_SANITIZE_TAGS (what the
 # sanitizers run; default: the GPU tests without the slow sm90 / apps / soak ones, plus the
-# small sm90 test), BSRFLOW_GPU_BENCH (0 skips the benchmarks).
+# small sm90 test), BSRFLOW_GPU_BENCH (0 skips the benchmarks), BSRFLOW_GPU_BENCHES (a comma
+# list of the programs to run, e.g. "fem_solve,gnn_layer"; default all), BSRFLOW_GPU_TESTS (0
+# skips the bsrflow_tests run, for a call that only benchmarks).
 #
-# One device command is limited to 10 minutes: run the tests and the benchmarks as two calls,
+# One device command is limited to 10 minutes: split the work over calls, e.g.
 #   BSRFLOW_GPU_BENCH=0 bash tests/gpu_machine.sh run
-#   BSRFLOW_GPU_SANITIZE=0 bash tests/gpu_machine.sh run '[apps][gpu]'
+#   BSRFLOW_GPU_SANITIZE=0 BSRFLOW_GPU_TESTS=0 BSRFLOW_GPU_BENCHES=convert_bench,spmv_bench,cg_bench,fem_solve,gnn_layer \
+#     bash tests/gpu_machine.sh run
+#   BSRFLOW_GPU_SANITIZE=0 BSRFLOW_GPU_TESTS=0 BSRFLOW_GPU_BENCHES=bsr_bench bash tests/gpu_machine.sh run
 set -uo pipefail
 mode=${1:-run}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,9 +51,11 @@ summary=()
 
 nvidia-smi -L | tee "$out/device.txt"
 
-"$carry/bsrflow_tests" "$tags" >"$out/gpu_tests.log" 2>&1
-rc=$?; status=$((status | rc))
-summary+=("gpu tests ($tags): rc=$rc $(tail -n 3 "$out/gpu_tests.log" | grep -E 'passed|failed' | tr -s ' ')")
+if [ "${BSRFLOW_GPU_TESTS:-1}" != 0 ]; then
+  "$carry/bsrflow_tests" "$tags" >"$out/gpu_tests.log" 2>&1
+  rc=$?; status=$((status | rc))
+  summary+=("gpu tests ($tags): rc=$rc $(tail -n 3 "$out/gpu_tests.log" | grep -E 'passed|failed' | tr -s ' ')")
+fi
 
 # Left out under the sanitizers by default: the full sm90 and apps sets and the 100,000-replay
 # soak (too slow there; the small sm90 test covers every tuned block height and both epilogues),
@@ -65,15 +71,20 @@ if [ "${BSRFLOW_GPU_SANITIZE:-1}" != 0 ]; then
 fi
 
 run_benches=${BSRFLOW_GPU_BENCH:-1}
-if [ "$run_benches" != 0 ] && [ -x "$carry/convert_bench" ]; then
+benches=${BSRFLOW_GPU_BENCHES:-}
+# True when program $1 was packed and this call runs it.
+bench_on() {
+  [ "$run_benches" != 0 ] && [ -x "$carry/$1" ] && { [ -z "$benches" ] || [[ ",$benches," == *",$1,"* ]]; }
+}
+if bench_on convert_bench; then
   "$carry/convert_bench" --json "$out/convert_bench.json" >"$out/convert_bench.md" 2>&1
   rc=$?; status=$((status | rc)); summary+=("convert_bench: rc=$rc")
 fi
-if [ "$run_benches" != 0 ] && [ -x "$carry/spmv_bench" ]; then
+if bench_on spmv_bench; then
   "$carry/spmv_bench" --json "$out/spmv_bench.json" >"$out/spmv_bench.md" 2>"$out/spmv_bench.log"
   rc=$?; status=$((status | rc)); summary+=("spmv_bench: rc=$rc")
 fi
-if [ "$run_benches" != 0 ] && [ -x "$carry/cg_bench" ]; then
+if bench_on cg_bench; then
   "$carry/cg_bench" --json "$out/cg_bench.json" >"$out/cg_bench.md" 2>"$out/cg_bench.log"
   rc=$?; status=$((status | rc))
   # Rows per status (any 'wrong' needs a look) and the two targets of bsrflow_graph_loop.
@@ -83,7 +94,7 @@ if [ "$run_benches" != 0 ] && [ -x "$carry/cg_bench" ]; then
                  sort | uniq -c | awk '{$1 = $1 "x"; printf "%s%s", (NR > 1 ? "; " : ""), $0}')
   summary+=("cg_bench: rc=$rc; rows: ${cg_status:-none}; targets: ${cg_targets:-none}")
 fi
-if [ "$run_benches" != 0 ] && [ -x "$carry/fem_solve" ]; then
+if bench_on fem_solve; then
   # Verification tables (rates, true residual, iteration growth), f64 and f32, and the peer comparison at the
   # issue's sizes; summary: exit codes, PASSED/FAILED per table, speedup targets met/MISSED.
   fem_runs=("--problem poisson --n 32 --compare --steps 3 --vtk $out/fem_poisson_32.vtk --plot $out/fem_poisson_32.png"
@@ -101,7 +112,7 @@ if [ "$run_benches" != 0 ] && [ -x "$carry/fem_solve" ]; then
     summary+=("fem_solve ${fem_runs[$i]%% --vtk*}: rc=$rc; ${fem_result:-no result}")
   done
 fi
-if [ "$run_benches" != 0 ] && [ -x "$carry/gnn_layer" ]; then
+if bench_on gnn_layer; then
   # GCN forward on a community graph (SBM reordered by community: the >= 2x cuSPARSE target), on
   # R-MAT (poor block fill: the app must take the CSR path itself and say why), and on Zachary's
   # karate club dumped for pyg_compare.py (exit 3 there = torch_geometric not installed).
@@ -123,7 +134,7 @@ if [ "$run_benches" != 0 ] && [ -x "$carry/gnn_layer" ]; then
   summary+=("gnn_layer: sbm rc=$rc (target: ${gnn_target:-none}); rmat rc=$rc2 (${gnn_path:-no path line});"
             "  karate rc=$rc3; pyg_compare rc=$pyg_rc: $(tail -n 1 "$out/pyg_compare.log")")
 fi
-if [ "$run_benches" != 0 ] && [ -x "$carry/bsr_bench" ]; then
+if bench_on bsr_bench; then
   # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else
   # later, here or on the build machine: bsr_bench --plot-from bsr_bench_$suite.json --plot X.png).
   bench=$out/bsr_bench_$suite
