@@ -30,6 +30,7 @@
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/formats/detail_csr_to_bsr_merge.cuh"
 #include "bsrflow/formats/detail_csr_to_bsr_numeric.cuh"
+#include "bsrflow/formats/detail_csr_to_bsr_staged.cuh"
 #include "bsrflow/formats/detail_pattern_status.cuh"
 #include "bsrflow/formats/detail_primitives.cuh"
 
@@ -211,13 +212,23 @@ CsrToBsr<T>::CsrToBsr(CsrView<const T> csr, int R, int C, Padding padding, cudaS
   tiles_ = s.tiles;
 }
 
+const char* numeric_variant_name(CsrToBsrNumeric variant) {
+  switch (variant) {
+    case CsrToBsrNumeric::scatter: return "scatter";
+    case CsrToBsrNumeric::staged: return "staged";
+  }
+  return "unknown";
+}
+
 template <class T>
-void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t stream) const {
+void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t stream, CsrToBsrNumeric variant) const {
   BSRFLOW_REQUIRE(nnz_ == 0 || csr_values != nullptr, Errc::invalid_argument,
                   "CsrToBsr::numeric: csr_values is null but the pattern has " + std::to_string(nnz_) + " entries");
   BSRFLOW_REQUIRE(value_count_ == 0 || bsr_values != nullptr, Errc::invalid_argument,
                   "CsrToBsr::numeric: bsr_values is null but the output has " + std::to_string(value_count_) +
                       " values (were output().values() moved out?)");
+  BSRFLOW_REQUIRE(variant == CsrToBsrNumeric::scatter || variant == CsrToBsrNumeric::staged, Errc::invalid_argument,
+                  "CsrToBsr::numeric: unknown variant " + std::to_string(static_cast<int>(variant)));
   if (tiles_ == 0) return;
   detail::CsrToBsrNumericParams<T> p;
   p.csr_values = csr_values;
@@ -226,8 +237,18 @@ void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t strea
   p.tile_entry = tile_entry_.data();
   p.bsr_values = bsr_values;
   p.block_size = block_size_;
-  detail::csr_to_bsr_numeric_kernel<T><<<static_cast<unsigned>(tiles_), detail::kCsrToBsrNumericThreads, 0, stream>>>(p);
-  BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_kernel");
+  switch (variant) {
+    case CsrToBsrNumeric::scatter:
+      detail::csr_to_bsr_numeric_kernel<T>
+          <<<static_cast<unsigned>(tiles_), detail::kCsrToBsrNumericThreads, 0, stream>>>(p);
+      BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_kernel");
+      return;
+    case CsrToBsrNumeric::staged:
+      detail::csr_to_bsr_numeric_staged_kernel<T>
+          <<<static_cast<unsigned>(tiles_), detail::kCsrToBsrStagedThreads, 0, stream>>>(p);
+      BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_staged_kernel");
+      return;
+  }
 }
 
 template class CsrToBsr<__half>;
