@@ -12,6 +12,11 @@
 //   R = C = 16: nnzb ~ 0.92M  -> 117 MB read + 940 MB written
 //   R = C = 32: nnzb ~ 0.46M  -> 117 MB read + 1.9 GB written
 // so bandwidth, not the arithmetic, bounds it; the tile kernel is written for wide stores.
+// Two numeric kernels share the tiles and the map (CsrToBsrNumeric): scatter (default; zero fill
+// then scatter in global memory, detail_csr_to_bsr_numeric.cuh) and staged (the tile assembled in
+// shared memory and written once in 16-byte stores, detail_csr_to_bsr_staged.cuh). On the H100 the
+// scatter kernel reached only 33-55% of the copy bandwidth; docs/perf_log_convert.md says why and
+// what the staged one is predicted to do (not yet measured).
 //
 // Symbolic phase (T-independent, so its kernels and the CUB scan are compiled once):
 //   1. merge count pass: distinct block columns per block row, pattern validation, the CSR entry
@@ -210,6 +215,10 @@ CsrToBsr<T>::CsrToBsr(CsrView<const T> csr, int R, int C, Padding padding, cudaS
   tile_block_ = std::move(s.tile_block);
   tile_entry_ = std::move(s.tile_entry);
   tiles_ = s.tiles;
+  // The staged numeric kernel's 32 KiB stage: ask for the largest shared-memory carveout so that
+  // six CTAs fit on an SM. Set here, not in numeric(), which must stay capturable and cheap.
+  BSRFLOW_CUDA(cudaFuncSetAttribute(detail::csr_to_bsr_numeric_staged_kernel<T>,
+                                    cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
 }
 
 const char* numeric_variant_name(CsrToBsrNumeric variant) {

@@ -18,6 +18,7 @@ struct Raw {
   std::string dtype = "f64";
   std::string blocks = "3,16,32";
   std::string numeric = "scatter,staged";
+  bool no_pool_kept = false;
 };
 
 // "scatter,staged" -> the variants, in order, each once.
@@ -55,8 +56,9 @@ po::options_description describe(ConvertOptions& o, Raw& raw) {
       ("numeric", po::value<std::string>(&raw.numeric)->default_value(raw.numeric),
        "comma-separated numeric kernels, each timed as its own system: scatter (the default kernel, system "
        "'bsrflow'), staged ('bsrflow-staged')")
-      ("pool-kept", po::bool_switch(&o.pool_kept),
-       "also time symbolic+numeric with the memory pool keeping freed memory (shows the allocations' cost)")
+      ("no-pool-kept", po::bool_switch(&raw.no_pool_kept),
+       "leave out the 'symbolic+numeric, pool kept' rows (symbolic+numeric timed again with the memory pool keeping "
+       "freed memory, which shows what the allocations cost)")
       ("json", po::value<std::string>(&o.json_path), "write the records as JSON")
       ("csv", po::value<std::string>(&o.csv_path), "write the records as CSV");
   add_timing_options(options, o.timing);
@@ -85,6 +87,7 @@ ConvertOptions parse_convert_options(int argc, const char* const* argv) {
                       " entries; int32 indices allow fewer than 2^31");
   o.blocks = parse_positive_int_list(raw.blocks, "--blocks");
   o.numeric_variants = parse_numeric_variants(raw.numeric);
+  o.pool_kept = !raw.no_pool_kept;
   return o;
 }
 

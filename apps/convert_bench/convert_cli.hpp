@@ -1,5 +1,5 @@
 // convert_bench's command line: --dtype (f64 default), --grid (128), --blocks (3,16,32),
-// --numeric (scatter,staged), --pool-kept, --iters, --warmup, --no-cold-l2, --json, --csv, --help.
+// --numeric (scatter,staged), --no-pool-kept, --iters, --warmup, --no-cold-l2, --json, --csv, --help.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ struct ConvertOptions {
   std::vector<int> blocks = {3, 16, 32};
   // Numeric kernels to time, each as its own system (convert_runner.hpp).
   std::vector<CsrToBsrNumeric> numeric_variants = {CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged};
-  bool pool_kept = false;  // also time symbolic+numeric with the memory pool keeping freed memory
+  bool pool_kept = true;  // also time symbolic+numeric with the memory pool keeping freed memory
   TimingConfig timing;
   std::string json_path;
   std::string csv_path;

@@ -7,8 +7,8 @@
 //
 // Each numeric kernel variant (--numeric) is its own system: "bsrflow" is the default scatter
 // kernel, "bsrflow-<variant>" another (convert_system_name), each with a symbolic+numeric and a
-// numeric row, its output checked bit for bit against bsrflow's before it is timed. With
-// --pool-kept, every system also gets a kPoolKeptPhase row: symbolic+numeric while the memory
+// numeric row, its output checked bit for bit against bsrflow's before it is timed. Unless
+// --no-pool-kept, every system also gets a kPoolKeptPhase row: symbolic+numeric while the memory
 // pool keeps freed memory (no fresh page mapping for the allocations).
 //
 // Byte model of the numeric refresh (GB/s): the CSR values read once plus every BSR value

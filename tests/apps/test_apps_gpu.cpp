@@ -113,8 +113,8 @@ TEST_CASE("convert_bench on a small grid: bsrflow's BSR equals cuSPARSE's", "[ap
   for (const DType t : {DType::f64, DType::f32}) {
     options.dtype = t;
     const ConvertRun run = run_convert_bench(options, nullptr);
-    // per block: 2 phases x (every numeric variant + cuSPARSE)
-    REQUIRE(run.records.size() == 3 * 2 * (options.numeric_variants.size() + 1));
+    // per block: 3 phases (symbolic+numeric, pool kept, numeric) x (every numeric variant + cuSPARSE)
+    REQUIRE(run.records.size() == 3 * 3 * (options.numeric_variants.size() + 1));
     for (const Record& r : run.records) {
       CAPTURE(dtype_name(t), r.number("block"), r.text("system"), r.text("phase"), r.text("note"));
       CHECK(r.text("status") == "ok");
@@ -126,6 +126,7 @@ TEST_CASE("convert_bench on a small grid: bsrflow's BSR equals cuSPARSE's", "[ap
   options.dtype = DType::f16;  // cuSPARSE has no half csr2bsr: bsrflow is checked by the host oracle
   options.blocks = {16};
   options.numeric_variants = {CsrToBsrNumeric::scatter};
+  options.pool_kept = false;
   const ConvertRun half = run_convert_bench(options, nullptr);
   REQUIRE(half.records.size() == 4);
   CHECK(half.records[0].text("status") == "ok");

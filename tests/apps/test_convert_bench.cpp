@@ -23,14 +23,14 @@ TEST_CASE("convert_bench command line", "[apps]") {
   CHECK(d.blocks == std::vector<int>{3, 16, 32});
   CHECK(d.timing.iters == 20);
   CHECK(d.numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged});
-  CHECK_FALSE(d.pool_kept);
-  const ConvertOptions n = parse({"--numeric", "staged", "--pool-kept"});
+  CHECK(d.pool_kept);
+  const ConvertOptions n = parse({"--numeric", "staged", "--no-pool-kept"});
   CHECK(n.numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::staged});
-  CHECK(n.pool_kept);
+  CHECK_FALSE(n.pool_kept);
   CHECK(parse({"--numeric", "staged,scatter"}).numeric_variants ==
         std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::staged, CsrToBsrNumeric::scatter});
   CHECK_THAT(convert_help(), Catch::Contains("--numeric"));
-  CHECK_THAT(convert_help(), Catch::Contains("--pool-kept"));
+  CHECK_THAT(convert_help(), Catch::Contains("--no-pool-kept"));
   const ConvertOptions o = parse({"--dtype", "f32", "--grid", "64", "--blocks", "4,8", "--iters", "5", "--json", "c.json"});
   CHECK(o.dtype == DType::f32);
   CHECK(o.grid == 64);
