@@ -55,6 +55,11 @@ __host__ __device__ inline int staged_frame_shift(const T* first) {
 // One thread's share of one tile. `in` / `map` are the CSR values and tile-relative offsets,
 // entries [first_entry, end_entry) belong to the tile; out[0, tile_values) are its BSR values.
 // `stage` holds stage_vectors 16-byte vectors (16-byte aligned). `sync` is the CTA barrier.
+// (nv_exec_check_disable: `sync` is a host-only barrier in the CPU emulation; each instantiation
+// is only called from the side its barrier exists on.)
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
 template <class T, class Sync>
 __host__ __device__ inline void staged_tile(const T* __restrict__ in, const int* __restrict__ map, int first_entry,
                                             int end_entry, T* __restrict__ out, std::int64_t tile_values,

@@ -5,16 +5,20 @@
 // belongs to tile work_before / tile_work; map = value offset inside the tile), with small tiles
 // and small stages so that tiles span many chunks, block rows span many tiles, and with every
 // output alignment (the tile frame's shift). Unwritten values (0xFF NaN bits) and writes outside
-// the output (guards) fail. One emulated thread with a no-op barrier: within a phase of
-// staged_tile no two threads write the same location, so the result is the CTA's result.
+// the output (guards) fail. Emulated CTAs: one thread with a no-op barrier (within a phase of
+// staged_tile no two threads write the same location, so that is the CTA's result), and 4 or 7
+// std::threads meeting at a std::barrier where the kernel has __syncthreads (which exercises the
+// thread-strided loops).
 // Not [gpu]: runs on the CPU machine. The kernel itself is checked by the [gpu] tests in
 // test_gpu_csr_to_bsr.cu.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <barrier>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bsrflow/formats/detail_csr_to_bsr_merge.cuh"
@@ -75,11 +79,18 @@ struct NoBarrier {
   void operator()() const {}
 };
 
+struct ThreadBarrier {
+  std::barrier<>* barrier;
+  void operator()() const { barrier->arrive_and_wait(); }
+};
+
 // Runs staged_tile over every tile into values placed `offset` elements past a 16-byte boundary,
-// with `guard` poisoned elements on each side; returns the values, checks the guards.
+// with `guard` poisoned elements on each side; returns the values, checks the guards. `threads`
+// emulated CTA threads (std::threads when > 1) walk the tiles in the same order, as one CTA would
+// walk them one after another, so every thread reaches the same barriers.
 template <class T>
 std::vector<T> emulate_staged(const HostCsr<T>& csr, const HostBsr<T>& bsr, const HostTiles& t, int offset,
-                              int stage_vectors) {
+                              int stage_vectors, int threads = 1) {
   const std::size_t count = bsr.values.size();
   constexpr int kGuard = 16;
   std::vector<uint4> storage((count + 2 * kGuard + offset) * sizeof(T) / 16 + 2);
@@ -89,11 +100,22 @@ std::vector<T> emulate_staged(const HostCsr<T>& csr, const HostBsr<T>& bsr, cons
   std::vector<uint4> stage(static_cast<std::size_t>(stage_vectors));
   const int bs = bsr.R * bsr.C;
   const int tiles = static_cast<int>(t.tile_block.size()) - 1;
-  for (int k = 0; k < tiles; ++k)
-    detail::staged_tile(csr.values.data(), t.map.data(), t.tile_entry[k], t.tile_entry[k + 1],
-                        values + static_cast<std::int64_t>(t.tile_block[k]) * bs,
-                        static_cast<std::int64_t>(t.tile_block[k + 1] - t.tile_block[k]) * bs, stage.data(),
-                        stage_vectors, 0, 1, NoBarrier{});
+  auto run = [&](int thread, auto sync) {
+    for (int k = 0; k < tiles; ++k)
+      detail::staged_tile(csr.values.data(), t.map.data(), t.tile_entry[k], t.tile_entry[k + 1],
+                          values + static_cast<std::int64_t>(t.tile_block[k]) * bs,
+                          static_cast<std::int64_t>(t.tile_block[k + 1] - t.tile_block[k]) * bs, stage.data(),
+                          stage_vectors, thread, threads, sync);
+  };
+  if (threads == 1) {
+    run(0, NoBarrier{});
+  } else {
+    std::barrier<> barrier(threads);
+    std::vector<std::thread> pool;
+    for (int thread = 0; thread < threads; ++thread)
+      pool.emplace_back([&, thread] { run(thread, ThreadBarrier{&barrier}); });
+    for (auto& th : pool) th.join();
+  }
   const unsigned char* bytes = reinterpret_cast<const unsigned char*>(storage.data());
   const std::size_t begin = (kGuard + offset) * sizeof(T), end = begin + count * sizeof(T);
   long touched = 0;
@@ -118,6 +140,16 @@ void check_emulation(const std::string& name, const HostCsr<T>& csr, int R, int 
         BSRFLOW_CHECK_SAME_BITS(got, oracle.values);
       }
   }
+  // Several threads per emulated CTA: the strided loops and the barriers (fewer configurations:
+  // every barrier is a real thread rendezvous).
+  const HostTiles tiles = host_tiles(csr, oracle, 37);
+  for (const int threads : {4, 7})
+    for (const int offset : {0, detail::kValuesPerVector<T> - 1}) {
+      INFO(name << ", block " << R << "x" << C << ", tile work 37, stage vectors 64, offset " << offset << ", "
+                << threads << " threads");
+      const std::vector<T> got = emulate_staged(csr, oracle, tiles, offset, 64, threads);
+      BSRFLOW_CHECK_SAME_BITS(got, oracle.values);
+    }
 }
 
 }  // namespace

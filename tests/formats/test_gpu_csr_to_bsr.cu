@@ -250,6 +250,8 @@ TEMPLATE_TEST_CASE("csr_to_bsr numeric phase replays from a CUDA Graph and is de
                    BSRFLOW_TEST_VALUE_TYPES) {
   BSRFLOW_REQUIRE_GPU();
   using T = TestType;
+  // Generated at the top (not inside a SECTION): each section runs once per variant.
+  const CsrToBsrNumeric variant = BSRFLOW_EVERY_NUMERIC_VARIANT();
   Stream stream;
   HostCsr<T> h = powerlaw_csr<T>(500, 400, 8000, 1.0, 41);
   Csr<T> csr = Csr<T>::from_host(h, stream);
@@ -260,7 +262,6 @@ TEMPLATE_TEST_CASE("csr_to_bsr numeric phase replays from a CUDA Graph and is de
   DeviceBuffer<T>& in = csr.values();
 
   SECTION("captured and replayed with new values") {
-    const CsrToBsrNumeric variant = BSRFLOW_EVERY_NUMERIC_VARIANT();
     INFO("numeric " << numeric_variant_name(variant));
     const CapturedGraph graph(stream, [&](cudaStream_t s) { conversion.numeric(in.data(), s, variant); });
     CHECK(graph.foreign_nodes().empty());
@@ -276,10 +277,10 @@ TEMPLATE_TEST_CASE("csr_to_bsr numeric phase replays from a CUDA Graph and is de
     conversion.output().values().fill_bytes(0xFF, stream);
     conversion.numeric(in.data(), stream);
     const std::vector<T> first = conversion.output().values().to_host(stream);
-    for (const CsrToBsrNumeric variant : kNumericVariants) {
-      INFO("numeric " << numeric_variant_name(variant));
+    for (const CsrToBsrNumeric other : kNumericVariants) {
+      INFO("numeric " << numeric_variant_name(other) << " (generated: " << numeric_variant_name(variant) << ")");
       conversion.output().values().fill_bytes(0xFF, stream);
-      conversion.numeric(in.data(), stream, variant);
+      conversion.numeric(in.data(), stream, other);
       const std::vector<T> second = conversion.output().values().to_host(stream);
       BSRFLOW_CHECK_SAME_BITS(second, first);
     }
