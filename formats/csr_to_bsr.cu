@@ -13,8 +13,9 @@
 //   R = C = 32: nnzb ~ 0.46M  -> 117 MB read + 1.9 GB written
 // so bandwidth, not the arithmetic, bounds it; the tile kernel is written for wide stores.
 // Two numeric kernels share the tiles and the map (CsrToBsrNumeric): scatter (default; zero fill
-// then scatter in global memory, detail_csr_to_bsr_numeric.cuh) and staged (the tile assembled in
-// shared memory and written once in 16-byte stores, detail_csr_to_bsr_staged.cuh). On the H100 the
+// then scatter in global memory, detail_csr_to_bsr_numeric.cuh) and staged / staged_wide (the tile
+// assembled in a 32 / 64 KiB shared-memory stage and written once in 16-byte stores,
+// detail_csr_to_bsr_staged.cuh). On the H100 the
 // scatter kernel reached only 33-55% of the copy bandwidth; docs/perf_log_convert.md says why and
 // what the staged one is predicted to do (not yet measured).
 //
@@ -29,6 +30,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 #include <string>
 
 #include "bsrflow/core/dtype.hpp"
@@ -200,6 +202,21 @@ CsrToBsrStructure csr_to_bsr_symbolic(int rows, int cols, std::int64_t nnz, cons
   return s;
 }
 
+template <class T, int kStageBytes>
+void allow_stage() {
+  auto* kernel = detail::csr_to_bsr_numeric_staged_kernel<T, kStageBytes>;
+  BSRFLOW_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStageBytes));
+  BSRFLOW_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared));
+}
+
+template <class T, int kStageBytes>
+void launch_staged(const detail::CsrToBsrNumericParams<T>& p, int tiles, cudaStream_t stream) {
+  detail::csr_to_bsr_numeric_staged_kernel<T, kStageBytes>
+      <<<static_cast<unsigned>(tiles), detail::kCsrToBsrStagedThreads, kStageBytes, stream>>>(p);
+  BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_staged_kernel");
+}
+
 }  // namespace
 
 template <class T>
@@ -215,16 +232,18 @@ CsrToBsr<T>::CsrToBsr(CsrView<const T> csr, int R, int C, Padding padding, cudaS
   tile_block_ = std::move(s.tile_block);
   tile_entry_ = std::move(s.tile_entry);
   tiles_ = s.tiles;
-  // The staged numeric kernel's 32 KiB stage: ask for the largest shared-memory carveout so that
-  // six CTAs fit on an SM. Set here, not in numeric(), which must stay capturable and cheap.
-  BSRFLOW_CUDA(cudaFuncSetAttribute(detail::csr_to_bsr_numeric_staged_kernel<T>,
-                                    cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+  // The staged numeric kernels' stages: the dynamic shared memory they launch with, and the
+  // largest carveout so that 6 (32 KiB) / 3 (64 KiB) CTAs fit on an SM. Set here, not in
+  // numeric(), which must stay capturable and cheap.
+  allow_stage<T, detail::kCsrToBsrStageBytes>();
+  allow_stage<T, detail::kCsrToBsrWideStageBytes>();
 }
 
 const char* numeric_variant_name(CsrToBsrNumeric variant) {
   switch (variant) {
     case CsrToBsrNumeric::scatter: return "scatter";
     case CsrToBsrNumeric::staged: return "staged";
+    case CsrToBsrNumeric::staged_wide: return "staged-wide";
   }
   return "unknown";
 }
@@ -236,7 +255,9 @@ void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t strea
   BSRFLOW_REQUIRE(value_count_ == 0 || bsr_values != nullptr, Errc::invalid_argument,
                   "CsrToBsr::numeric: bsr_values is null but the output has " + std::to_string(value_count_) +
                       " values (were output().values() moved out?)");
-  BSRFLOW_REQUIRE(variant == CsrToBsrNumeric::scatter || variant == CsrToBsrNumeric::staged, Errc::invalid_argument,
+  BSRFLOW_REQUIRE(std::find(std::begin(kCsrToBsrNumericVariants), std::end(kCsrToBsrNumericVariants), variant) !=
+                      std::end(kCsrToBsrNumericVariants),
+                  Errc::invalid_argument,
                   "CsrToBsr::numeric: unknown variant " + std::to_string(static_cast<int>(variant)));
   if (tiles_ == 0) return;
   detail::CsrToBsrNumericParams<T> p;
@@ -252,11 +273,8 @@ void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t strea
           <<<static_cast<unsigned>(tiles_), detail::kCsrToBsrNumericThreads, 0, stream>>>(p);
       BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_kernel");
       return;
-    case CsrToBsrNumeric::staged:
-      detail::csr_to_bsr_numeric_staged_kernel<T>
-          <<<static_cast<unsigned>(tiles_), detail::kCsrToBsrStagedThreads, 0, stream>>>(p);
-      BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_staged_kernel");
-      return;
+    case CsrToBsrNumeric::staged: launch_staged<T, detail::kCsrToBsrStageBytes>(p, tiles_, stream); return;
+    case CsrToBsrNumeric::staged_wide: launch_staged<T, detail::kCsrToBsrWideStageBytes>(p, tiles_, stream); return;
   }
 }
 

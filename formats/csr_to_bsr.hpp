@@ -20,10 +20,15 @@ namespace bsrflow {
 enum class CsrToBsrNumeric {
   scatter,  // default: zero-fill each tile in global memory, then scatter the CSR values into it
   staged,   // assemble each tile in shared memory, write it out once in 16-byte stores (not yet
-            // measured: docs/perf_log_convert.md entry 1)
+            // measured: docs/perf_log_convert.md entry 1); 32 KiB stage, 6 CTAs per SM
+  staged_wide,  // the same with a 64 KiB stage (3 CTAs per SM): fewer chunks per tile
 };
 
-// "scatter" / "staged".
+// Every variant, the default first (what benchmarks and tests iterate over).
+inline constexpr CsrToBsrNumeric kCsrToBsrNumericVariants[] = {CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged,
+                                                               CsrToBsrNumeric::staged_wide};
+
+// "scatter" / "staged" / "staged-wide".
 const char* numeric_variant_name(CsrToBsrNumeric variant);
 
 template <class T>

@@ -1,4 +1,5 @@
-// CSR -> BSR numeric phase, staged variant (CsrToBsrNumeric::staged): same tiles and the same
+// CSR -> BSR numeric phase, staged variants (CsrToBsrNumeric::staged / staged_wide, which differ
+// only in the stage size): same tiles and the same
 // tile-relative scatter map as the default kernel (detail_csr_to_bsr_numeric.cuh), but the tile is
 // assembled in shared memory and leaves the SM once, in 16-byte coalesced stores.
 //
@@ -37,9 +38,12 @@
 
 namespace bsrflow::detail {
 
-// Shared memory per CTA for the stage. 32 KiB: six 256-thread CTAs per SM (228 KiB of shared
-// memory), 4096 f64 / 8192 f32 values per chunk. NOTES: a first guess, not yet measured.
+// Shared memory per CTA for the stage. 32 KiB (CsrToBsrNumeric::staged): six 256-thread CTAs per
+// SM (228 KiB of shared memory), 4096 f64 / 8192 f32 values per chunk. 64 KiB (staged_wide): three
+// CTAs per SM, but a whole f64 tile (~8192 units of work) in one chunk. NOTES: first guesses, not
+// yet measured; the benchmark times both.
 inline constexpr int kCsrToBsrStageBytes = 32 * 1024;
+inline constexpr int kCsrToBsrWideStageBytes = 64 * 1024;
 inline constexpr int kCsrToBsrStagedThreads = 256;
 
 // Values of T per 16-byte vector.
@@ -114,16 +118,19 @@ struct CtaBarrier {
 
 #if defined(__CUDACC__)
 
-// One CTA per tile, as the default kernel (same grid, same params).
-template <class T>
+// One CTA per tile, as the default kernel (same grid, same params). The stage is dynamic shared
+// memory of kStageBytes (launched with that many bytes; > 48 KiB needs the attribute the
+// CsrToBsr constructor sets).
+template <class T, int kStageBytes>
 __global__ void __launch_bounds__(kCsrToBsrStagedThreads) csr_to_bsr_numeric_staged_kernel(CsrToBsrNumericParams<T> p) {
-  __shared__ uint4 stage[kCsrToBsrStageBytes / 16];
+  extern __shared__ uint4 staged_stage[];
+  uint4* stage = staged_stage;
   const int tile = blockIdx.x;
   const int first_block = p.tile_block[tile];
   const int end_block = p.tile_block[tile + 1];
   T* out = p.bsr_values + static_cast<std::int64_t>(first_block) * p.block_size;
   staged_tile(p.csr_values, p.map, p.tile_entry[tile], p.tile_entry[tile + 1], out,
-              static_cast<std::int64_t>(end_block - first_block) * p.block_size, stage, kCsrToBsrStageBytes / 16,
+              static_cast<std::int64_t>(end_block - first_block) * p.block_size, stage, kStageBytes / 16,
               static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), CtaBarrier{});
 }
 

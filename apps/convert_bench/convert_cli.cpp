@@ -17,13 +17,13 @@ namespace {
 struct Raw {
   std::string dtype = "f64";
   std::string blocks = "3,16,32";
-  std::string numeric = "scatter,staged";
+  std::string numeric = "scatter,staged,staged-wide";
   bool no_pool_kept = false;
 };
 
 // "scatter,staged" -> the variants, in order, each once.
 std::vector<CsrToBsrNumeric> parse_numeric_variants(const std::string& text) {
-  constexpr CsrToBsrNumeric kAll[] = {CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged};
+  const auto& kAll = kCsrToBsrNumericVariants;
   std::vector<CsrToBsrNumeric> variants;
   std::string known;
   for (const CsrToBsrNumeric v : kAll) known += (known.empty() ? "" : ", ") + std::string(numeric_variant_name(v));
@@ -55,7 +55,7 @@ po::options_description describe(ConvertOptions& o, Raw& raw) {
       ("blocks", po::value<std::string>(&raw.blocks)->default_value(raw.blocks), "comma-separated square block sizes")
       ("numeric", po::value<std::string>(&raw.numeric)->default_value(raw.numeric),
        "comma-separated numeric kernels, each timed as its own system: scatter (the default kernel, system "
-       "'bsrflow'), staged ('bsrflow-staged')")
+       "'bsrflow'), staged ('bsrflow-staged'), staged-wide ('bsrflow-staged-wide')")
       ("no-pool-kept", po::bool_switch(&raw.no_pool_kept),
        "leave out the 'symbolic+numeric, pool kept' rows (symbolic+numeric timed again with the memory pool keeping "
        "freed memory, which shows what the allocations cost)")

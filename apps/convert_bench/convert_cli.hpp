@@ -1,7 +1,8 @@
 // convert_bench's command line: --dtype (f64 default), --grid (128), --blocks (3,16,32),
-// --numeric (scatter,staged), --no-pool-kept, --iters, --warmup, --no-cold-l2, --json, --csv, --help.
+// --numeric (scatter,staged,staged-wide), --no-pool-kept, --iters, --warmup, --no-cold-l2, --json, --csv, --help.
 #pragma once
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ struct ConvertOptions {
   int grid = 128;
   std::vector<int> blocks = {3, 16, 32};
   // Numeric kernels to time, each as its own system (convert_runner.hpp).
-  std::vector<CsrToBsrNumeric> numeric_variants = {CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged};
+  std::vector<CsrToBsrNumeric> numeric_variants{std::begin(kCsrToBsrNumericVariants),
+                                                std::end(kCsrToBsrNumericVariants)};
   bool pool_kept = true;  // also time symbolic+numeric with the memory pool keeping freed memory
   TimingConfig timing;
   std::string json_path;

@@ -144,8 +144,8 @@ TEST_CASE("convert_bench: every numeric variant and the pool-kept rows, each che
   for (const DType t : {DType::f64, DType::f16}) {
     options.dtype = t;
     const ConvertRun run = run_convert_bench(options, nullptr);
-    // per block: 3 phases x (scatter, staged, cuSPARSE)
-    REQUIRE(run.records.size() == 2 * 3 * 3);
+    // per block: 3 phases x (scatter, staged, staged-wide, cuSPARSE)
+    REQUIRE(run.records.size() == 2 * 3 * 4);
     int staged = 0, kept = 0;
     for (const Record& r : run.records) {
       CAPTURE(dtype_name(t), r.number("block"), r.text("system"), r.text("phase"), r.text("note"));
@@ -160,7 +160,7 @@ TEST_CASE("convert_bench: every numeric variant and the pool-kept rows, each che
       kept += r.text("phase") == kPoolKeptPhase;
     }
     CHECK(staged == 6);
-    CHECK(kept == (t == DType::f64 ? 6 : 4));
+    CHECK(kept == (t == DType::f64 ? 8 : 6));
   }
 }
 

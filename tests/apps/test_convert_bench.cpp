@@ -22,7 +22,8 @@ TEST_CASE("convert_bench command line", "[apps]") {
   CHECK(d.grid == 128);
   CHECK(d.blocks == std::vector<int>{3, 16, 32});
   CHECK(d.timing.iters == 20);
-  CHECK(d.numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged});
+  CHECK(d.numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged,
+                                                           CsrToBsrNumeric::staged_wide});
   CHECK(d.pool_kept);
   const ConvertOptions n = parse({"--numeric", "staged", "--no-pool-kept"});
   CHECK(n.numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::staged});
@@ -49,7 +50,7 @@ TEST_CASE("convert_bench command line", "[apps]") {
   CHECK_APP_ERROR(parse(V{"--iters", "0"}), Errc::invalid_argument, "--iters must be at least 1");
   CHECK_APP_ERROR(parse(V{"--block", "3"}), Errc::invalid_argument, "unrecognised option '--block'");
   CHECK_APP_ERROR(parse(V{"--numeric", "gather"}), Errc::invalid_argument,
-                  "--numeric: unknown variant 'gather' (expected a comma-separated list of scatter, staged)");
+                  "--numeric: unknown variant 'gather' (expected a comma-separated list of scatter, staged, staged-wide)");
   CHECK_APP_ERROR(parse(V{"--numeric", "staged,"}), Errc::invalid_argument, "--numeric: unknown variant ''");
   CHECK_APP_ERROR(parse(V{"--numeric", "scatter,scatter"}), Errc::invalid_argument,
                   "--numeric: 'scatter' is listed twice");
@@ -81,6 +82,8 @@ TEST_CASE("convert_bench: every numeric variant is a system compared with cuSPAR
           "[apps]") {
   CHECK(convert_system_name(CsrToBsrNumeric::scatter) == "bsrflow");
   CHECK(convert_system_name(CsrToBsrNumeric::staged) == "bsrflow-staged");
+  CHECK(convert_system_name(CsrToBsrNumeric::staged_wide) == "bsrflow-staged-wide");
+  CHECK(parse({"--numeric", "staged-wide"}).numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::staged_wide});
   auto rec = [](const std::string& system, const std::string& phase, double ms, double pct_copy) {
     Record r;
     r.set("block", 16).set("system", system).set("phase", phase).set("status", "ok").set("ms", ms);

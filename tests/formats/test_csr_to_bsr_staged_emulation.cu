@@ -132,7 +132,7 @@ void check_emulation(const std::string& name, const HostCsr<T>& csr, int R, int 
   for (const std::int64_t tile_work :
        {detail::kCsrToBsrTileBytes / static_cast<std::int64_t>(sizeof(T)), std::int64_t{37}, std::int64_t{1}}) {
     const HostTiles tiles = host_tiles(csr, oracle, tile_work);
-    for (const int stage_vectors : {detail::kCsrToBsrStageBytes / 16, 5, 1})
+    for (const int stage_vectors : {detail::kCsrToBsrWideStageBytes / 16, detail::kCsrToBsrStageBytes / 16, 5, 1})
       for (int offset = 0; offset < detail::kValuesPerVector<T>; ++offset) {
         INFO(name << ", block " << R << "x" << C << ", tile work " << tile_work << ", stage vectors " << stage_vectors
                   << ", offset " << offset);

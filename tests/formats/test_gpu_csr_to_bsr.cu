@@ -35,8 +35,10 @@ struct NamedCsr {
 constexpr int kCsrCases = 11;
 
 // Every numeric kernel; each must give the oracle's bits.
-constexpr CsrToBsrNumeric kNumericVariants[] = {CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged};
-#define BSRFLOW_EVERY_NUMERIC_VARIANT() GENERATE(CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged)
+const auto& kNumericVariants = kCsrToBsrNumericVariants;
+#define BSRFLOW_EVERY_NUMERIC_VARIANT()                                                                  \
+  GENERATE(from_range(std::vector<CsrToBsrNumeric>(std::begin(kCsrToBsrNumericVariants),               \
+                                                   std::end(kCsrToBsrNumericVariants))))
 
 template <class T>
 NamedCsr<T> csr_case(int which) {
