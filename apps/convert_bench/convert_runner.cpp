@@ -163,7 +163,12 @@ void run_block(const ConvertOptions& o, int b, const HostCsr<T>& host, const Csr
   // process on the same structure, so one run compares them (docs/perf_log_convert.md).
   for (const CsrToBsrNumeric variant : o.numeric_variants) {
     const std::string system = convert_system_name(variant);
-    std::string note = check_note;
+    const std::string& note = check_note;
+    auto emit_wrong = [&](const std::string& why) {  // every row this system would have, untimed
+      emit(system, "symbolic+numeric", false, std::nullopt, "wrong", why);
+      if (o.pool_kept) emit(system, kPoolKeptPhase, false, std::nullopt, "wrong", why);
+      emit(system, "numeric", false, std::nullopt, "wrong", why);
+    };
     if (ours_correct && variant != CsrToBsrNumeric::scatter) {
       // The variant's own output, bit for bit against the default's (checked above).
       conversion.output().values().fill_bytes(0xFF, stream);
@@ -171,14 +176,12 @@ void run_block(const ConvertOptions& o, int b, const HostCsr<T>& host, const Csr
       const HostBsr<T> mine = conversion.output().to_host(stream);
       const std::string diff = compare_bsr(mine, ours.row_ptr, ours.col_idx, ours.values);
       if (!diff.empty()) {
-        emit(system, "symbolic+numeric", false, std::nullopt, "wrong", system + " vs bsrflow: " + diff);
-        emit(system, "numeric", false, std::nullopt, "wrong", system + " vs bsrflow: " + diff);
+        emit_wrong(system + " vs bsrflow: " + diff);
         continue;
       }
     }
     if (!ours_correct) {
-      emit(system, "symbolic+numeric", false, std::nullopt, "wrong", note);
-      emit(system, "numeric", false, std::nullopt, "wrong", note);
+      emit_wrong(note);
       continue;
     }
     const Summary full = time_and_summarize(
