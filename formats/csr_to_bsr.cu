@@ -12,6 +12,12 @@
 //   R = C = 16: nnzb ~ 0.92M  -> 117 MB read + 940 MB written
 //   R = C = 32: nnzb ~ 0.46M  -> 117 MB read + 1.9 GB written
 // so bandwidth, not the arithmetic, bounds it; the tile kernel is written for wide stores.
+// Two numeric kernels share the tiles and the map (CsrToBsrNumeric): scatter (default; zero fill
+// then scatter in global memory, detail_csr_to_bsr_numeric.cuh) and staged / staged_wide (the tile
+// assembled in a 32 / 64 KiB shared-memory stage and written once in 16-byte stores,
+// detail_csr_to_bsr_staged.cuh). On the H100 the
+// scatter kernel reached only 33-55% of the copy bandwidth; docs/perf_log_convert.md says why and
+// what the staged one is predicted to do (not yet measured).
 //
 // Symbolic phase (T-independent, so its kernels and the CUB scan are compiled once):
 //   1. merge count pass: distinct block columns per block row, pattern validation, the CSR entry
@@ -24,12 +30,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 #include <string>
 
 #include "bsrflow/core/dtype.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/formats/detail_csr_to_bsr_merge.cuh"
 #include "bsrflow/formats/detail_csr_to_bsr_numeric.cuh"
+#include "bsrflow/formats/detail_csr_to_bsr_staged.cuh"
 #include "bsrflow/formats/detail_pattern_status.cuh"
 #include "bsrflow/formats/detail_primitives.cuh"
 
@@ -194,6 +202,21 @@ CsrToBsrStructure csr_to_bsr_symbolic(int rows, int cols, std::int64_t nnz, cons
   return s;
 }
 
+template <class T, int kStageBytes>
+void allow_stage() {
+  auto* kernel = detail::csr_to_bsr_numeric_staged_kernel<T, kStageBytes>;
+  BSRFLOW_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kStageBytes));
+  BSRFLOW_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared));
+}
+
+template <class T, int kStageBytes>
+void launch_staged(const detail::CsrToBsrNumericParams<T>& p, int tiles, cudaStream_t stream) {
+  detail::csr_to_bsr_numeric_staged_kernel<T, kStageBytes>
+      <<<static_cast<unsigned>(tiles), detail::kCsrToBsrStagedThreads, kStageBytes, stream>>>(p);
+  BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_staged_kernel");
+}
+
 }  // namespace
 
 template <class T>
@@ -209,15 +232,33 @@ CsrToBsr<T>::CsrToBsr(CsrView<const T> csr, int R, int C, Padding padding, cudaS
   tile_block_ = std::move(s.tile_block);
   tile_entry_ = std::move(s.tile_entry);
   tiles_ = s.tiles;
+  // The staged numeric kernels' stages: the dynamic shared memory they launch with, and the
+  // largest carveout so that 6 (32 KiB) / 3 (64 KiB) CTAs fit on an SM. Set here, not in
+  // numeric(), which must stay capturable and cheap.
+  allow_stage<T, detail::kCsrToBsrStageBytes>();
+  allow_stage<T, detail::kCsrToBsrWideStageBytes>();
+}
+
+const char* numeric_variant_name(CsrToBsrNumeric variant) {
+  switch (variant) {
+    case CsrToBsrNumeric::scatter: return "scatter";
+    case CsrToBsrNumeric::staged: return "staged";
+    case CsrToBsrNumeric::staged_wide: return "staged-wide";
+  }
+  return "unknown";
 }
 
 template <class T>
-void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t stream) const {
+void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t stream, CsrToBsrNumeric variant) const {
   BSRFLOW_REQUIRE(nnz_ == 0 || csr_values != nullptr, Errc::invalid_argument,
                   "CsrToBsr::numeric: csr_values is null but the pattern has " + std::to_string(nnz_) + " entries");
   BSRFLOW_REQUIRE(value_count_ == 0 || bsr_values != nullptr, Errc::invalid_argument,
                   "CsrToBsr::numeric: bsr_values is null but the output has " + std::to_string(value_count_) +
                       " values (were output().values() moved out?)");
+  BSRFLOW_REQUIRE(std::find(std::begin(kCsrToBsrNumericVariants), std::end(kCsrToBsrNumericVariants), variant) !=
+                      std::end(kCsrToBsrNumericVariants),
+                  Errc::invalid_argument,
+                  "CsrToBsr::numeric: unknown variant " + std::to_string(static_cast<int>(variant)));
   if (tiles_ == 0) return;
   detail::CsrToBsrNumericParams<T> p;
   p.csr_values = csr_values;
@@ -226,8 +267,15 @@ void CsrToBsr<T>::numeric(const T* csr_values, T* bsr_values, cudaStream_t strea
   p.tile_entry = tile_entry_.data();
   p.bsr_values = bsr_values;
   p.block_size = block_size_;
-  detail::csr_to_bsr_numeric_kernel<T><<<static_cast<unsigned>(tiles_), detail::kCsrToBsrNumericThreads, 0, stream>>>(p);
-  BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_kernel");
+  switch (variant) {
+    case CsrToBsrNumeric::scatter:
+      detail::csr_to_bsr_numeric_kernel<T>
+          <<<static_cast<unsigned>(tiles_), detail::kCsrToBsrNumericThreads, 0, stream>>>(p);
+      BSRFLOW_CHECK_LAUNCH("csr_to_bsr_numeric_kernel");
+      return;
+    case CsrToBsrNumeric::staged: launch_staged<T, detail::kCsrToBsrStageBytes>(p, tiles_, stream); return;
+    case CsrToBsrNumeric::staged_wide: launch_staged<T, detail::kCsrToBsrWideStageBytes>(p, tiles_, stream); return;
+  }
 }
 
 template class CsrToBsr<__half>;

@@ -15,6 +15,22 @@
 
 namespace bsrflow {
 
+// How CsrToBsr::numeric writes the BSR values. Every variant gives the same bits; they differ in
+// the memory traffic pattern (formats/detail_csr_to_bsr_numeric.cuh, detail_csr_to_bsr_staged.cuh).
+enum class CsrToBsrNumeric {
+  scatter,  // default: zero-fill each tile in global memory, then scatter the CSR values into it
+  staged,   // assemble each tile in shared memory, write it out once in 16-byte stores (not yet
+            // measured: docs/perf_log_convert.md entry 1); 32 KiB stage, 6 CTAs per SM
+  staged_wide,  // the same with a 64 KiB stage (3 CTAs per SM): fewer chunks per tile
+};
+
+// Every variant, the default first (what benchmarks and tests iterate over).
+inline constexpr CsrToBsrNumeric kCsrToBsrNumericVariants[] = {CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged,
+                                                               CsrToBsrNumeric::staged_wide};
+
+// "scatter" / "staged" / "staged-wide".
+const char* numeric_variant_name(CsrToBsrNumeric variant);
+
 template <class T>
 class CsrToBsr {
  public:
@@ -30,9 +46,13 @@ class CsrToBsr {
 
   // Numeric phase: csr_values (nnz, same pattern as at construction) -> bsr_values
   // (output().nnzb() * R * C). No allocation, no synchronisation: capturable in a CUDA Graph.
-  void numeric(const T* csr_values, T* bsr_values, cudaStream_t stream) const;
+  // bsr_values needs only sizeof(T) alignment. `variant` picks the kernel (same result).
+  void numeric(const T* csr_values, T* bsr_values, cudaStream_t stream,
+               CsrToBsrNumeric variant = CsrToBsrNumeric::scatter) const;
   // Same, into output().values().
-  void numeric(const T* csr_values, cudaStream_t stream) { numeric(csr_values, out_.values().data(), stream); }
+  void numeric(const T* csr_values, cudaStream_t stream, CsrToBsrNumeric variant = CsrToBsrNumeric::scatter) {
+    numeric(csr_values, out_.values().data(), stream, variant);
+  }
 
   Bsr<T>& output() { return out_; }
   const Bsr<T>& output() const { return out_; }

@@ -5,9 +5,15 @@
 //
 //   reads:  nnz * (sizeof(T) + 4)      CSR values + map, each once, coalesced
 //           2 * (tiles + 1) * 4        tile bounds (negligible)
-//   writes: nnzb * R * C * sizeof(T)   every BSR value once to DRAM (the zero fill and the scatter
-//                                      meet in L2: a tile is written and patched by one CTA
-//                                      within microseconds)
+//   writes: nnzb * R * C * sizeof(T)   every BSR value once to DRAM *if* the zero fill and the
+//                                      scatter meet in L2 (a tile is written and patched by one
+//                                      CTA within microseconds). Measured on the H100: 33% / 45% /
+//                                      55% of the copy bandwidth at blocks 3 / 16 / 32, which
+//                                      suggests they often do not (~69 MB of tiles in flight vs a
+//                                      50 MB L2: evicted zero lines then take a partial-sector
+//                                      read-modify-write). CsrToBsrNumeric::staged avoids the
+//                                      question (detail_csr_to_bsr_staged.cuh,
+//                                      docs/perf_log_convert.md).
 //
 // NOTES: a tile's values are contiguous (whole block rows) and its CSR entries are contiguous
 // (the same rows), so no CTA touches another's values and no atomics are needed: the result is

@@ -5,12 +5,19 @@
 // differ, the host oracle (formats/host_convert.hpp) decides which one is wrong, and a wrong
 // bsrflow result is not timed.
 //
+// Each numeric kernel variant (--numeric) is its own system: "bsrflow" is the default scatter
+// kernel, "bsrflow-<variant>" another (convert_system_name), each with a symbolic+numeric and a
+// numeric row, its output checked bit for bit against bsrflow's before it is timed. Unless
+// --no-pool-kept, every system also gets a kPoolKeptPhase row: symbolic+numeric while the memory
+// pool keeps freed memory (no fresh page mapping for the allocations).
+//
 // Byte model of the numeric refresh (GB/s): the CSR values read once plus every BSR value
 // written once (zero fill included): (nnz + nnzb * b * b) * sizeof(T). Index or scatter-map
 // traffic is not counted: it is overhead the kernel adds to the unavoidable bytes.
 #pragma once
 
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "bsrflow/apps/common/probes.hpp"
@@ -19,6 +26,11 @@
 #include "bsrflow/apps/convert_bench/convert_cli.hpp"
 
 namespace bsrflow::bench {
+
+inline constexpr const char* kPoolKeptPhase = "symbolic+numeric, pool kept";
+
+// "bsrflow" for the default numeric kernel, "bsrflow-<name>" for another.
+std::string convert_system_name(CsrToBsrNumeric variant);
 
 struct ConvertRun {
   RunInfo info;

@@ -113,7 +113,8 @@ TEST_CASE("convert_bench on a small grid: bsrflow's BSR equals cuSPARSE's", "[ap
   for (const DType t : {DType::f64, DType::f32}) {
     options.dtype = t;
     const ConvertRun run = run_convert_bench(options, nullptr);
-    REQUIRE(run.records.size() == 12);
+    // per block: 3 phases (symbolic+numeric, pool kept, numeric) x (every numeric variant + cuSPARSE)
+    REQUIRE(run.records.size() == 3 * 3 * (options.numeric_variants.size() + 1));
     for (const Record& r : run.records) {
       CAPTURE(dtype_name(t), r.number("block"), r.text("system"), r.text("phase"), r.text("note"));
       CHECK(r.text("status") == "ok");
@@ -124,10 +125,43 @@ TEST_CASE("convert_bench on a small grid: bsrflow's BSR equals cuSPARSE's", "[ap
   }
   options.dtype = DType::f16;  // cuSPARSE has no half csr2bsr: bsrflow is checked by the host oracle
   options.blocks = {16};
+  options.numeric_variants = {CsrToBsrNumeric::scatter};
+  options.pool_kept = false;
   const ConvertRun half = run_convert_bench(options, nullptr);
   REQUIRE(half.records.size() == 4);
   CHECK(half.records[0].text("status") == "ok");
   CHECK(half.records[2].text("status") == "unsupported");
+}
+
+TEST_CASE("convert_bench: every numeric variant and the pool-kept rows, each checked and timed", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  ConvertOptions options;
+  options.grid = 10;
+  options.blocks = {3, 32};
+  options.timing.iters = 2;
+  options.timing.warmup = 1;
+  options.pool_kept = true;
+  for (const DType t : {DType::f64, DType::f16}) {
+    options.dtype = t;
+    const ConvertRun run = run_convert_bench(options, nullptr);
+    // per block: 3 phases x (scatter, staged, staged-wide, cuSPARSE)
+    REQUIRE(run.records.size() == 2 * 3 * 4);
+    int staged = 0, kept = 0;
+    for (const Record& r : run.records) {
+      CAPTURE(dtype_name(t), r.number("block"), r.text("system"), r.text("phase"), r.text("note"));
+      if (r.text("system") == "cusparse" && t == DType::f16) {
+        CHECK(r.text("status") == "unsupported");
+        continue;
+      }
+      CHECK(r.text("status") == "ok");
+      CHECK(r.flag("correct"));
+      CHECK(r.number("ms") > 0);
+      staged += r.text("system") == "bsrflow-staged";
+      kept += r.text("phase") == kPoolKeptPhase;
+    }
+    CHECK(staged == 6);
+    CHECK(kept == (t == DType::f64 ? 8 : 6));
+  }
 }
 
 TEST_CASE("relative_error measures the norm and catches unwritten (NaN) outputs", "[apps][gpu]") {

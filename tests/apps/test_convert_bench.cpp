@@ -22,6 +22,16 @@ TEST_CASE("convert_bench command line", "[apps]") {
   CHECK(d.grid == 128);
   CHECK(d.blocks == std::vector<int>{3, 16, 32});
   CHECK(d.timing.iters == 20);
+  CHECK(d.numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::scatter, CsrToBsrNumeric::staged,
+                                                           CsrToBsrNumeric::staged_wide});
+  CHECK(d.pool_kept);
+  const ConvertOptions n = parse({"--numeric", "staged", "--no-pool-kept"});
+  CHECK(n.numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::staged});
+  CHECK_FALSE(n.pool_kept);
+  CHECK(parse({"--numeric", "staged,scatter"}).numeric_variants ==
+        std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::staged, CsrToBsrNumeric::scatter});
+  CHECK_THAT(convert_help(), Catch::Contains("--numeric"));
+  CHECK_THAT(convert_help(), Catch::Contains("--no-pool-kept"));
   const ConvertOptions o = parse({"--dtype", "f32", "--grid", "64", "--blocks", "4,8", "--iters", "5", "--json", "c.json"});
   CHECK(o.dtype == DType::f32);
   CHECK(o.grid == 64);
@@ -39,6 +49,11 @@ TEST_CASE("convert_bench command line", "[apps]") {
   CHECK_APP_ERROR(parse(V{"--blocks", "3,x"}), Errc::invalid_argument, "--blocks: 'x' is not a positive integer");
   CHECK_APP_ERROR(parse(V{"--iters", "0"}), Errc::invalid_argument, "--iters must be at least 1");
   CHECK_APP_ERROR(parse(V{"--block", "3"}), Errc::invalid_argument, "unrecognised option '--block'");
+  CHECK_APP_ERROR(parse(V{"--numeric", "gather"}), Errc::invalid_argument,
+                  "--numeric: unknown variant 'gather' (expected a comma-separated list of scatter, staged, staged-wide)");
+  CHECK_APP_ERROR(parse(V{"--numeric", "staged,"}), Errc::invalid_argument, "--numeric: unknown variant ''");
+  CHECK_APP_ERROR(parse(V{"--numeric", "scatter,scatter"}), Errc::invalid_argument,
+                  "--numeric: 'scatter' is listed twice");
 }
 
 TEST_CASE("convert_bench comparisons and targets", "[apps]") {
@@ -61,4 +76,40 @@ TEST_CASE("convert_bench comparisons and targets", "[apps]") {
   CHECK_THAT(md, Catch::Contains(">= 2x cuSPARSE: met"));
   CHECK_THAT(md, Catch::Contains(">= 70% of copy bandwidth: MISSED"));
   CHECK_THAT(md, Catch::Contains("(nnz + nnzb * b * b) * sizeof(value)"));
+}
+
+TEST_CASE("convert_bench: every numeric variant is a system compared with cuSPARSE; pool-kept rows get no target",
+          "[apps]") {
+  CHECK(convert_system_name(CsrToBsrNumeric::scatter) == "bsrflow");
+  CHECK(convert_system_name(CsrToBsrNumeric::staged) == "bsrflow-staged");
+  CHECK(convert_system_name(CsrToBsrNumeric::staged_wide) == "bsrflow-staged-wide");
+  CHECK(parse({"--numeric", "staged-wide"}).numeric_variants == std::vector<CsrToBsrNumeric>{CsrToBsrNumeric::staged_wide});
+  auto rec = [](const std::string& system, const std::string& phase, double ms, double pct_copy) {
+    Record r;
+    r.set("block", 16).set("system", system).set("phase", phase).set("status", "ok").set("ms", ms);
+    if (phase == "numeric") r.set("pct_copy_bw", pct_copy).set("gbps", 1000.0);
+    return r;
+  };
+  std::vector<Record> records = {rec("bsrflow", "symbolic+numeric", 0.8, 0),
+                                 rec("bsrflow", "numeric", 0.2, 0.45),
+                                 rec("bsrflow-staged", "symbolic+numeric", 0.5, 0),
+                                 rec("bsrflow-staged", kPoolKeptPhase, 0.25, 0),
+                                 rec("bsrflow-staged", "numeric", 0.1, 0.8),
+                                 rec("cusparse", "symbolic+numeric", 1.0, 0),
+                                 rec("cusparse", kPoolKeptPhase, 0.4, 0),
+                                 rec("cusparse", "numeric", 0.5, 0.2)};
+  add_convert_comparisons(records);
+  CHECK(records[0].number("speedup_vs_cusparse") == Approx(1.25));
+  CHECK_FALSE(records[0].flag("target_met", true));
+  CHECK(records[2].number("speedup_vs_cusparse") == Approx(2.0));
+  CHECK(records[2].flag("target_met"));
+  CHECK(records[3].number("speedup_vs_cusparse") == Approx(1.6));  // against cuSPARSE's pool-kept row
+  CHECK_FALSE(records[3].has("target"));
+  CHECK_FALSE(records[3].has("target_met"));
+  CHECK(records[4].number("speedup_vs_cusparse") == Approx(5.0));
+  CHECK(records[4].flag("target_met"));  // 80% >= 70%
+  CHECK_FALSE(records[6].has("speedup_vs_cusparse"));
+  const std::string md = convert_markdown(records, TimingConfig{});
+  CHECK_THAT(md, Catch::Contains("bsrflow-staged"));
+  CHECK_THAT(md, Catch::Contains("symbolic+numeric, pool kept"));
 }

@@ -1,7 +1,8 @@
 // CsrToBsr on the GPU against the CPU oracle (host::csr_to_bsr), bit for bit, in every value
 // type, over hostile patterns and block shapes that reach every merge variant (rows per lane
 // 1, 2, 4, 8 and the shared-memory cursors for R > 256); argument and structure errors; the
-// numeric phase captured into a CUDA Graph and replayed with new values; determinism. Plus a
+// numeric phase captured into a CUDA Graph and replayed with new values; determinism; output
+// pointers at every alignment. Every numeric variant (CsrToBsrNumeric) runs each check. Plus a
 // CPU check of the fast division every conversion kernel relies on.
 #include <catch2/catch.hpp>
 
@@ -31,7 +32,13 @@ struct NamedCsr {
   HostCsr<T> csr;
 };
 
-constexpr int kCsrCases = 10;
+constexpr int kCsrCases = 11;
+
+// Every numeric kernel; each must give the oracle's bits.
+const auto& kNumericVariants = kCsrToBsrNumericVariants;
+#define BSRFLOW_EVERY_NUMERIC_VARIANT()                                                                  \
+  GENERATE(from_range(std::vector<CsrToBsrNumeric>(std::begin(kCsrToBsrNumericVariants),               \
+                                                   std::end(kCsrToBsrNumericVariants))))
 
 template <class T>
 NamedCsr<T> csr_case(int which) {
@@ -49,16 +56,20 @@ NamedCsr<T> csr_case(int which) {
     case 6: return {"fully dense", random_csr<T>(48, 70, 1.0, 33)};
     case 7: return {"random 5%", random_csr<T>(203, 301, 0.05, 34)};
     case 8: return {"power-law rows", powerlaw_csr<T>(300, 500, 6000, 1.1, 35)};
-    default: return {"three long rows", random_csr<T>(3, 2000, 0.5, 36)};
+    case 9: return {"three long rows", random_csr<T>(3, 2000, 0.5, 36)};
+    // A block row longer than a tile (64 KiB of work) and than the staged kernel's stage at every
+    // block shape from 16 rows up.
+    default: return {"block rows longer than a tile", random_csr<T>(70, 2500, 0.3, 37)};
   }
 }
 
 template <class T>
-HostBsr<T> gpu_csr_to_bsr(const HostCsr<T>& host, int R, int C, Padding padding, cudaStream_t stream) {
+HostBsr<T> gpu_csr_to_bsr(const HostCsr<T>& host, int R, int C, Padding padding, cudaStream_t stream,
+                          CsrToBsrNumeric variant = CsrToBsrNumeric::scatter) {
   const Csr<T> csr = Csr<T>::from_host(host, stream);
   CsrToBsr<T> conversion(csr.view(), R, C, padding, stream);
   conversion.output().values().fill_bytes(0xFF, stream);  // NaN: an unwritten value cannot pass
-  conversion.numeric(csr.values().data(), stream);
+  conversion.numeric(csr.values().data(), stream, variant);
   return conversion.output().to_host(stream);
 }
 
@@ -73,10 +84,56 @@ TEMPLATE_TEST_CASE("csr_to_bsr on the GPU matches the CPU oracle bit for bit", "
   const auto shape = GENERATE(table<int, int>({{1, 1}, {3, 3}, {3, 5}, {5, 3}, {16, 16}, {16, 64}, {64, 16},
                                                {1, 32}, {40, 7}, {100, 3}, {200, 2}, {300, 1}}));
   const int R = std::get<0>(shape), C = std::get<1>(shape);
+  const CsrToBsrNumeric variant = BSRFLOW_EVERY_NUMERIC_VARIANT();
   const NamedCsr<T> c = csr_case<T>(which);
-  INFO(c.name << " (" << c.csr.rows << "x" << c.csr.cols << ", nnz " << c.csr.nnz() << "), block " << R << "x" << C);
+  INFO(c.name << " (" << c.csr.rows << "x" << c.csr.cols << ", nnz " << c.csr.nnz() << "), block " << R << "x" << C
+              << ", numeric " << numeric_variant_name(variant));
   Stream stream;
-  check_same(gpu_csr_to_bsr(c.csr, R, C, Padding::zero_fill, stream), host::csr_to_bsr(c.csr, R, C, Padding::zero_fill));
+  check_same(gpu_csr_to_bsr(c.csr, R, C, Padding::zero_fill, stream, variant),
+             host::csr_to_bsr(c.csr, R, C, Padding::zero_fill));
+}
+
+TEMPLATE_TEST_CASE("csr_to_bsr numeric writes an output at any alignment and nothing outside it", "[formats][gpu]",
+                   BSRFLOW_TEST_VALUE_TYPES) {
+  BSRFLOW_REQUIRE_GPU();
+  using T = TestType;
+  const CsrToBsrNumeric variant = BSRFLOW_EVERY_NUMERIC_VARIANT();
+  const auto shape = GENERATE(table<int, int>({{3, 3}, {5, 3}, {16, 16}, {64, 16}}));
+  const int R = std::get<0>(shape), C = std::get<1>(shape);
+  const NamedCsr<T> c = csr_case<T>(10);
+  const HostBsr<T> expected = host::csr_to_bsr(c.csr, R, C, Padding::zero_fill);
+  Stream stream;
+  const Csr<T> csr = Csr<T>::from_host(c.csr, stream);
+  const CsrToBsr<T> conversion(csr.view(), R, C, Padding::zero_fill, stream);
+  const std::size_t count = expected.values.size();
+  constexpr std::size_t kGuard = 16;  // values on each side, more than a 16-byte vector
+  for (std::size_t offset = 0; offset < 16 / sizeof(T); ++offset) {
+    INFO("block " << R << "x" << C << ", numeric " << numeric_variant_name(variant) << ", output at element "
+                  << offset << " past a 256-byte boundary");
+    DeviceBuffer<T> out(count + 2 * kGuard + offset, stream);
+    out.fill_bytes(0xFF, stream);
+    conversion.numeric(csr.values().data(), out.data() + kGuard + offset, stream, variant);
+    const std::vector<T> all = out.to_host(stream);
+    const std::vector<T> got(all.begin() + static_cast<long>(kGuard + offset),
+                             all.begin() + static_cast<long>(kGuard + offset + count));
+    BSRFLOW_CHECK_SAME_BITS(got, expected.values);
+    long touched = 0;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(all.data());
+    for (std::size_t i = 0; i < all.size() * sizeof(T); ++i)
+      if ((i < (kGuard + offset) * sizeof(T) || i >= (kGuard + offset + count) * sizeof(T)) && bytes[i] != 0xFF)
+        ++touched;
+    CHECK(touched == 0);
+  }
+}
+
+TEST_CASE("csr_to_bsr numeric refuses an unknown variant", "[formats][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  const HostCsr<float> h = random_csr<float>(10, 12, 0.3, 8);
+  const Csr<float> csr = Csr<float>::from_host(h, stream);
+  CsrToBsr<float> conversion(csr.view(), 2, 3, Padding::zero_fill, stream);
+  BSRFLOW_CHECK_ERROR(conversion.numeric(csr.values().data(), stream, static_cast<CsrToBsrNumeric>(7)),
+                      Errc::invalid_argument, "CsrToBsr::numeric: unknown variant 7");
 }
 
 TEST_CASE("csr_to_bsr on the GPU: shapes that divide pass under Padding::reject, others are refused",
@@ -195,6 +252,8 @@ TEMPLATE_TEST_CASE("csr_to_bsr numeric phase replays from a CUDA Graph and is de
                    BSRFLOW_TEST_VALUE_TYPES) {
   BSRFLOW_REQUIRE_GPU();
   using T = TestType;
+  // Generated at the top (not inside a SECTION): each section runs once per variant.
+  const CsrToBsrNumeric variant = BSRFLOW_EVERY_NUMERIC_VARIANT();
   Stream stream;
   HostCsr<T> h = powerlaw_csr<T>(500, 400, 8000, 1.0, 41);
   Csr<T> csr = Csr<T>::from_host(h, stream);
@@ -205,7 +264,8 @@ TEMPLATE_TEST_CASE("csr_to_bsr numeric phase replays from a CUDA Graph and is de
   DeviceBuffer<T>& in = csr.values();
 
   SECTION("captured and replayed with new values") {
-    const CapturedGraph graph(stream, [&](cudaStream_t s) { conversion.numeric(in.data(), s); });
+    INFO("numeric " << numeric_variant_name(variant));
+    const CapturedGraph graph(stream, [&](cudaStream_t s) { conversion.numeric(in.data(), s, variant); });
     CHECK(graph.foreign_nodes().empty());
     for (int replay = 0; replay < 3; ++replay) {
       h.values = fresh_values<T>(h.values.size(), 100 + replay);
@@ -215,14 +275,17 @@ TEMPLATE_TEST_CASE("csr_to_bsr numeric phase replays from a CUDA Graph and is de
       check_same(conversion.output().to_host(stream), host::csr_to_bsr(h, 16, 8, Padding::zero_fill));
     }
   }
-  SECTION("two runs give the same bits") {
+  SECTION("two runs give the same bits, and every variant the same as the default") {
     conversion.output().values().fill_bytes(0xFF, stream);
     conversion.numeric(in.data(), stream);
     const std::vector<T> first = conversion.output().values().to_host(stream);
-    conversion.output().values().fill_bytes(0xFF, stream);
-    conversion.numeric(in.data(), stream);
-    const std::vector<T> second = conversion.output().values().to_host(stream);
-    BSRFLOW_CHECK_SAME_BITS(second, first);
+    for (const CsrToBsrNumeric other : kNumericVariants) {
+      INFO("numeric " << numeric_variant_name(other) << " (generated: " << numeric_variant_name(variant) << ")");
+      conversion.output().values().fill_bytes(0xFF, stream);
+      conversion.numeric(in.data(), stream, other);
+      const std::vector<T> second = conversion.output().values().to_host(stream);
+      BSRFLOW_CHECK_SAME_BITS(second, first);
+    }
   }
 }
 
