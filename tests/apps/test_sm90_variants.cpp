@@ -5,6 +5,7 @@
 
 #include "app_test_helpers.hpp"
 #include "bsrflow/apps/bsr_bench/sm90_variants.hpp"
+#include "support/fake_device.hpp"
 
 using namespace bsrflow;
 using namespace bsrflow::bench;
@@ -23,14 +24,7 @@ std::vector<std::string> names(const std::vector<Sm90Variant>& vs) {
   for (const auto& v : vs) out.push_back(variant_name(v));
   return out;
 }
-// What the planner looks at: an sm_90 GPU with 227 KiB of opt-in shared memory.
-DeviceInfo fake_h100() {
-  DeviceInfo d;
-  d.name = "fake H100";
-  d.cc_major = 9;
-  d.smem_per_block_optin = 232448;
-  return d;
-}
+using test::fake_h100;
 }  // namespace
 
 TEST_CASE("sm90 variant names round-trip and bad names say what is wrong", "[apps]") {

@@ -16,20 +16,13 @@
 #include "bsrflow/ops/sm90_kernels.hpp"
 #include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
+#include "support/fake_device.hpp"
 
 using namespace bsrflow;
 
 namespace {
 
-DeviceInfo fake_h100() {
-  DeviceInfo d;
-  d.name = "NVIDIA H100 80GB HBM3 (fake)";
-  d.sm_count = 132;
-  d.cc_major = 9;
-  d.cc_minor = 0;
-  d.smem_per_block_optin = 232448;  // 227 KiB
-  return d;
-}
+using test::fake_h100;
 
 int g_storage[4];
 

@@ -18,6 +18,7 @@
 #include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/sm90_wgmma.cuh"
 #include "bsrflow/ops/tuning_sm90.hpp"
+#include "support/fake_device.hpp"
 
 using namespace bsrflow;
 
@@ -35,17 +36,7 @@ using namespace bsrflow;
 
 namespace {
 
-DeviceInfo fake_h100() {
-  DeviceInfo d;
-  d.name = "NVIDIA H100 80GB HBM3 (fake)";
-  d.sm_count = 132;
-  d.cc_major = 9;
-  d.cc_minor = 0;
-  d.l2_bytes = 50u << 20;
-  d.smem_per_block_optin = 232448;  // 227 KiB
-  d.smem_per_sm = 233472;
-  return d;
-}
+using test::fake_h100;
 
 int g_storage[4];
 GemmBsrOperand pattern(int M, int K, int R, int C, std::int64_t nnzb = 1) {
