@@ -1,5 +1,6 @@
 #include "bsrflow/apps/gnn_layer/gnn_cli.hpp"
 
+#include <fstream>
 #include <sstream>
 
 #include "bsrflow/apps/common/cli_common.hpp"
@@ -84,6 +85,8 @@ GnnOptions parse_gnn_options(int argc, const char* const* argv) {
   BSRFLOW_REQUIRE(o.graph_path.empty() || raw.gen.empty(), Errc::invalid_argument,
                   "--graph and --gen exclude each other");
   if (!o.graph_path.empty()) {
+    // Checked here, before the GPU check and any work, so a mistyped path is the first thing said.
+    BSRFLOW_REQUIRE(std::ifstream(o.graph_path).good(), Errc::io, "--graph: cannot open '" + o.graph_path + "'");
     o.source = GraphSource::file;
   } else if (raw.gen.empty() || raw.gen == "sbm") {
     o.source = GraphSource::sbm;

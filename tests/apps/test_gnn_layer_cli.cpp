@@ -15,6 +15,7 @@
 #include "bsrflow/apps/gnn_layer/karate_club.hpp"
 #include "bsrflow/apps/gnn_layer/gnn_runner.hpp"
 #include "support/expect_error.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace bsrflow;
 using namespace bsrflow::gnn;
@@ -71,7 +72,10 @@ TEST_CASE("gnn_layer command line: defaults and options", "[apps][gnn]") {
   CHECK(o.csv_path == "g.csv");
   CHECK(o.dump_dir == "d");
 
-  const GnnOptions f = parse({"--graph", "x.txt", "--one-based", "--undirected"});
+  const test::TempDir dir("gnn_cli");
+  const std::string edges = (dir.path / "x.txt").string();
+  std::ofstream(edges) << "1 2\n";
+  const GnnOptions f = parse({"--graph", edges, "--one-based", "--undirected"});
   CHECK(f.source == GraphSource::file);
   CHECK(f.reorder == Reorder::none);  // no labels, no default reordering
   CHECK(f.one_based);
@@ -85,6 +89,8 @@ TEST_CASE("gnn_layer command line: errors name the option", "[apps][gnn]") {
   BSRFLOW_CHECK_ERROR(parse({"--gen", "ba"}), Errc::invalid_argument, "--gen: expected sbm, rmat or karate, got 'ba'");
   BSRFLOW_CHECK_ERROR(parse({"--gen", "sbm", "--graph", "x"}), Errc::invalid_argument,
                       "--graph and --gen exclude each other");
+  BSRFLOW_CHECK_ERROR(parse({"--graph", "/nonexistent/edges.txt"}), Errc::io,
+                      "--graph: cannot open '/nonexistent/edges.txt'");
   BSRFLOW_CHECK_ERROR(parse({"--reorder", "metis"}), Errc::invalid_argument,
                       "--reorder: expected none, rcm or community, got 'metis'");
   BSRFLOW_CHECK_ERROR(parse({"--gen", "rmat", "--reorder", "community"}), Errc::invalid_argument,
