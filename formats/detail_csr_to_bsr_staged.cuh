@@ -94,7 +94,7 @@ __host__ __device__ inline void staged_tile(const T* __restrict__ in, const int*
 #if defined(__CUDA_ARCH__)
         *reinterpret_cast<uint4*>(out + (f0 - shift)) = stage[i];  // 16-byte aligned by the frame
 #else
-        std::memcpy(out + (f0 - shift), &stage[i], 16);
+        std::memcpy(static_cast<void*>(out + (f0 - shift)), &stage[i], 16);  // (void*: T may be __half)
 #endif
       } else {  // the tile's partial first / last vector: only the tile's own values
         for (int j = 0; j < V; ++j) {

@@ -8,15 +8,18 @@
 // the output (guards) fail. Emulated CTAs: one thread with a no-op barrier (within a phase of
 // staged_tile no two threads write the same location, so that is the CTA's result), and 4 or 7
 // std::threads meeting at a std::barrier where the kernel has __syncthreads (which exercises the
-// thread-strided loops).
+// thread-strided loops), and 3 std::threads taking turns at each barrier, in both orders (which
+// fails deterministically if a needed barrier is missing).
 // Not [gpu]: runs on the CPU machine. The kernel itself is checked by the [gpu] tests in
 // test_gpu_csr_to_bsr.cu.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <barrier>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -84,13 +87,46 @@ struct ThreadBarrier {
   void operator()() const { barrier->arrive_and_wait(); }
 };
 
+// A barrier that also serialises: one thread runs at a time, each from one barrier to the next,
+// in turn order (a legal schedule of a CTA), so a missing barrier fails every time rather than
+// when the OS happens to interleave the threads badly: without the one after the zeroing, the
+// first thread scatters into vectors the later ones then zero; without the one after the scatter,
+// it writes out vectors the later ones have not scattered into yet. (The barrier at the end of a
+// chunk is not needed for the result: zeroing and write-out give each thread the same vectors,
+// and the barrier after the zeroing keeps the next chunk's scatter behind every write-out.)
+struct TurnTaking {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int turn = 0;
+  int threads = 1;
+  void wait_for(std::unique_lock<std::mutex>& lock, int slot) {
+    changed.wait(lock, [&] { return turn == slot; });
+  }
+  void pass() {
+    turn = (turn + 1) % threads;
+    changed.notify_all();
+  }
+};
+
+struct TurnBarrier {
+  TurnTaking* turns;
+  int slot;
+  void operator()() const {
+    std::unique_lock<std::mutex> lock(turns->mutex);
+    turns->pass();
+    turns->wait_for(lock, slot);
+  }
+};
+
+enum class Schedule { rendezvous, in_order, reversed };
+
 // Runs staged_tile over every tile into values placed `offset` elements past a 16-byte boundary,
 // with `guard` poisoned elements on each side; returns the values, checks the guards. `threads`
 // emulated CTA threads (std::threads when > 1) walk the tiles in the same order, as one CTA would
 // walk them one after another, so every thread reaches the same barriers.
 template <class T>
 std::vector<T> emulate_staged(const HostCsr<T>& csr, const HostBsr<T>& bsr, const HostTiles& t, int offset,
-                              int stage_vectors, int threads = 1) {
+                              int stage_vectors, int threads = 1, Schedule schedule = Schedule::rendezvous) {
   const std::size_t count = bsr.values.size();
   constexpr int kGuard = 16;
   std::vector<uint4> storage((count + 2 * kGuard + offset) * sizeof(T) / 16 + 2);
@@ -109,6 +145,23 @@ std::vector<T> emulate_staged(const HostCsr<T>& csr, const HostBsr<T>& bsr, cons
   };
   if (threads == 1) {
     run(0, NoBarrier{});
+  } else if (schedule != Schedule::rendezvous) {
+    // Slot k runs thread k (in order) or thread threads - 1 - k (reversed).
+    TurnTaking turns;
+    turns.threads = threads;
+    std::vector<std::thread> pool;
+    for (int slot = 0; slot < threads; ++slot)
+      pool.emplace_back([&, slot] {
+        const int thread = schedule == Schedule::in_order ? slot : threads - 1 - slot;
+        {
+          std::unique_lock<std::mutex> lock(turns.mutex);
+          turns.wait_for(lock, slot);
+        }
+        run(thread, TurnBarrier{&turns, slot});
+        std::unique_lock<std::mutex> lock(turns.mutex);
+        turns.pass();  // done: the others finish their last phases
+      });
+    for (auto& th : pool) th.join();
   } else {
     std::barrier<> barrier(threads);
     std::vector<std::thread> pool;
@@ -150,6 +203,16 @@ void check_emulation(const std::string& name, const HostCsr<T>& csr, int R, int 
       const std::vector<T> got = emulate_staged(csr, oracle, tiles, offset, 64, threads);
       BSRFLOW_CHECK_SAME_BITS(got, oracle.values);
     }
+  // Several threads taking turns between barriers, in both orders, with tiles of several chunks
+  // (tile work 1000, stage of 64 vectors): a missing barrier after the zeroing or after the scatter
+  // fails every time.
+  const HostTiles big_tiles = host_tiles(csr, oracle, 1000);
+  for (const Schedule schedule : {Schedule::in_order, Schedule::reversed}) {
+    INFO(name << ", block " << R << "x" << C << ", tile work 1000, stage vectors 64, 3 threads taking turns"
+              << (schedule == Schedule::reversed ? " (reversed)" : ""));
+    const std::vector<T> got = emulate_staged(csr, oracle, big_tiles, 1, 64, 3, schedule);
+    BSRFLOW_CHECK_SAME_BITS(got, oracle.values);
+  }
 }
 
 }  // namespace
