@@ -25,8 +25,10 @@
 //
 // staged_tile() below is the whole per-tile algorithm for one thread of a CTA; the kernel calls it
 // with (threadIdx.x, blockDim.x, __syncthreads), and the CPU emulation test calls it with one
-// thread and a no-op barrier, which computes the same result because within a phase no two threads
-// write the same location (distinct stage vectors, distinct map positions, distinct out vectors).
+// thread and a no-op barrier, with std::threads meeting at a std::barrier, and with threads taking
+// turns one barrier phase at a time (so a missing barrier fails every time). All give the same
+// result because within a phase no two threads write the same location (distinct stage vectors,
+// distinct map positions, distinct out vectors).
 #pragma once
 
 #include <cuda_runtime_api.h>  // uint4 (host and device)
