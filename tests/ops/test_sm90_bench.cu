@@ -78,7 +78,7 @@ Timing time_runs(const std::function<void()>& run, const std::function<void()>& 
 }  // namespace
 
 TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and the copy-only probe",
-          "[.sm90bench][gpu]") {
+          "[.sm90bench]") {
   BSRFLOW_REQUIRE_GPU();
   int n = 8192;
   if (const char* env = std::getenv("BSRFLOW_SM90BENCH_N")) n = std::atoi(env);
