@@ -46,8 +46,9 @@ SpmvConfig make_config(DType dtype, int R, int C, const SpmvOptions& options) {
   config.R = R;
   config.C = C;
   config.threads = tuning::kThreads;
-  config.items_per_thread = items > 0 ? items : tuning::kDefaultItemsPerThread;
-  const int max_rows = options.max_rows_per_cta > 0 ? options.max_rows_per_cta : tuning::kDefaultMaxRowsPerCta;
+  config.items_per_thread = items > 0 ? items : tuning::default_items_per_thread(R, C);
+  const int max_rows =
+      options.max_rows_per_cta > 0 ? options.max_rows_per_cta : tuning::default_max_rows_per_cta(R, C);
   config.max_block_rows_per_cta = std::max(1, max_rows / R);
   return config;
 }

@@ -79,7 +79,8 @@ struct SpmvDot {
   ReduceWorkspace<T> ws{};
 };
 
-// Knobs for trying variants; 0 means the tuned default (tuning_spmv.hpp).
+// Knobs for trying variants; 0 means the tuned default (tuning_spmv.hpp): 8 items x 256 rows
+// for 1x1 blocks (CSR), 16 x 512 for larger blocks.
 struct SpmvOptions {
   int items_per_thread = 0;  // values each of the 256 threads streams per CTA: 4, 8 or 16
   int max_rows_per_cta = 0;  // element rows one CTA reduces (rounded down to whole block rows, >= 1 block row)

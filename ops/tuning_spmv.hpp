@@ -1,8 +1,8 @@
 // Defaults of the BSR SpMV (spmv.hpp) on Hopper, with what each number rests on.
 //
-// NOTES: these are predictions, not yet measurements (no GPU on the machine they were written
-// on); docs/perf_log_spmv.md holds the reasoning and spmv_bench --variants measures 4, 8 and 16
-// items per thread side by side. Replace the reasoning below with the measurement once taken.
+// NOTES: written as predictions before any GPU run; docs/perf_log_spmv.md holds the reasoning
+// and the first measurement (H100, 2026-11-23), which moved the default for blocks > 1x1 to 16
+// items and 512 rows (below). spmv_bench --variants measures 4, 8 and 16 items side by side.
 //  - 256 threads per CTA: 8 CTAs of 256 threads fill an SM's 2048 thread slots when a kernel
 //    stays at or below 32 registers, and a CTA of 256 keeps the row-team reduction in 8 warps.
 //  - Resident CTAs per SM (min_ctas_per_sm, a __launch_bounds__ floor): f32 fits 32 registers
@@ -21,6 +21,18 @@ namespace bsrflow::spmv_tuning {
 constexpr int kThreads = 256;
 constexpr int kDefaultItemsPerThread = 8;
 constexpr int kDefaultMaxRowsPerCta = 256;
+// Blocks larger than 1x1 default to 16 values per thread and 512 rows per CTA. Measured (H100,
+// 2026-11-23, spmv_bench, 3D Poisson 96^3 with 3x3 f64 blocks): 16x512 69.9% of the copy
+// bandwidth against 63.1% for 8x256 (docs/perf_log_spmv.md); on 1x1 (CSR) 8x256 stays ahead
+// (65.9% vs 63.3% f64; f32 within 1%). Only 3x3 f64 was measured among the block shapes.
+constexpr int kDefaultItemsPerThreadBlocks = 16;
+constexpr int kDefaultMaxRowsPerCtaBlocks = 512;
+constexpr int default_items_per_thread(int R, int C) {
+  return R * C > 1 ? kDefaultItemsPerThreadBlocks : kDefaultItemsPerThread;
+}
+constexpr int default_max_rows_per_cta(int R, int C) {
+  return R * C > 1 ? kDefaultMaxRowsPerCtaBlocks : kDefaultMaxRowsPerCta;
+}
 constexpr int kMaxRowsPerCta = 1 << 16;  // SpmvOptions bound (keeps the kernel's team sizing in int)
 // The instantiated kernels (spmv.cu): any other items_per_thread is rejected at plan time.
 constexpr int kSupportedItems[] = {4, 8, 16};

@@ -11,6 +11,7 @@
 #include "bsrflow/ops/cpu_spmv.hpp"
 #include "bsrflow/ops/spmv.hpp"
 #include "bsrflow/ops/spmv_partition.hpp"
+#include "bsrflow/ops/tuning_spmv.hpp"
 #include "support/expect_error.hpp"
 #include "support/patterns.hpp"
 
@@ -98,6 +99,15 @@ TEST_CASE("SpMV partition: groups by capacity and row limit, long rows alone", "
           CHECK(p.long_rows > 0);
         }
   }
+}
+
+TEST_CASE("SpMV defaults: 8 items x 256 rows for 1x1 blocks, 16 x 512 for larger blocks", "[ops]") {
+  CHECK(spmv_tuning::default_items_per_thread(1, 1) == 8);
+  CHECK(spmv_tuning::default_max_rows_per_cta(1, 1) == 256);
+  CHECK(spmv_tuning::default_items_per_thread(3, 3) == 16);
+  CHECK(spmv_tuning::default_max_rows_per_cta(3, 3) == 512);
+  CHECK(spmv_tuning::default_items_per_thread(1, 2) == 16);
+  CHECK(spmv_tuning::default_max_rows_per_cta(8, 1) == 512);
 }
 
 TEST_CASE("SpMV kernel names come from the configuration", "[ops]") {
