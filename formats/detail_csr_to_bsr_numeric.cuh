@@ -74,8 +74,10 @@ __global__ void __launch_bounds__(kCsrToBsrNumericThreads) csr_to_bsr_numeric_ke
 
   const T* __restrict__ in = p.csr_values;
   const int* __restrict__ map = p.map;
+  // 64-bit counter: with nnz near INT_MAX, an int e + blockDim.x would overflow before the test.
 #pragma unroll 4
-  for (int e = first_entry + static_cast<int>(threadIdx.x); e < end_entry; e += blockDim.x) out[map[e]] = in[e];
+  for (std::int64_t e = first_entry + static_cast<std::int64_t>(threadIdx.x); e < end_entry; e += blockDim.x)
+    out[map[e]] = in[e];
 }
 
 #endif  // __CUDACC__
