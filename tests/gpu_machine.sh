@@ -7,7 +7,8 @@
 #   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
 #   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
 #
-# `run` writes full logs and results under $OUT (or ./gpu-out) and prints a short table last
+# `run` writes full logs and results under $OUT (or ./gpu-out), packed into $OUT/results.tgz
+# unless BSRFLOW_GPU_TAR=0, and prints a short table last (also in summary.txt inside the archive)
 # (for bsr_bench: its exit code, its records per status and per speed-of-light source).
 # Environment for `run`: BSRFLOW_GPU_SUITE (bsr_bench suite, default quick),
 # BSRFLOW_GPU_SANITIZE (0 skips compute-sanitizer), BSRFLOW_GPU_SANITIZE_TAGS (what the
@@ -178,5 +179,13 @@ if bench_on bsr_bench; then
 fi
 
 echo "== summary ($(head -n 1 "$out/device.txt"))"
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+# The device tool brings back only a handful of files per call: by default everything under $out
+# becomes one results.tgz there (BSRFLOW_GPU_TAR=0 keeps the loose files).
+if [ "${BSRFLOW_GPU_TAR:-1}" != 0 ]; then
+  packed=$(mktemp /tmp/bsrflow-gpu-results.XXXXXX.tgz)
+  if tar czf "$packed" -C "$out" --exclude=results.tgz .; then
+    find "$out" -mindepth 1 -maxdepth 1 ! -name results.tgz -exec rm -rf {} + && mv "$packed" "$out/results.tgz"
+  fi
+fi
 exit $status
