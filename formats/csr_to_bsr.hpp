@@ -18,7 +18,7 @@ namespace bsrflow {
 // How CsrToBsr::numeric writes the BSR values. Every variant gives the same bits; they differ in
 // the memory traffic pattern (formats/detail_csr_to_bsr_numeric.cuh, detail_csr_to_bsr_staged.cuh).
 enum class CsrToBsrNumeric {
-  staged,   // default: assemble each tile in shared memory, write it out once in 16-byte stores;
+  staged,   // the default: assemble each tile in shared memory, write it out once in 16-byte stores;
             // 32 KiB stage, 6 CTAs per SM. H100, 128^3 Poisson f64: 80 / 89 / 90% of the copy
             // bandwidth at blocks 3 / 16 / 32 (docs/perf_log_convert.md entry 1)
   scatter,  // zero-fill each tile in global memory, then scatter the CSR values into it
@@ -27,8 +27,11 @@ enum class CsrToBsrNumeric {
                 // +-5% of staged there
 };
 
+// What CsrToBsr::numeric runs unless told otherwise.
+inline constexpr CsrToBsrNumeric kCsrToBsrNumericDefault = CsrToBsrNumeric::staged;
+
 // Every variant, the default first (what benchmarks and tests iterate over).
-inline constexpr CsrToBsrNumeric kCsrToBsrNumericVariants[] = {CsrToBsrNumeric::staged, CsrToBsrNumeric::scatter,
+inline constexpr CsrToBsrNumeric kCsrToBsrNumericVariants[] = {kCsrToBsrNumericDefault, CsrToBsrNumeric::scatter,
                                                                CsrToBsrNumeric::staged_wide};
 
 // "scatter" / "staged" / "staged-wide".
@@ -51,9 +54,9 @@ class CsrToBsr {
   // (output().nnzb() * R * C). No allocation, no synchronisation: capturable in a CUDA Graph.
   // bsr_values needs only sizeof(T) alignment. `variant` picks the kernel (same result).
   void numeric(const T* csr_values, T* bsr_values, cudaStream_t stream,
-               CsrToBsrNumeric variant = CsrToBsrNumeric::staged) const;
+               CsrToBsrNumeric variant = kCsrToBsrNumericDefault) const;
   // Same, into output().values().
-  void numeric(const T* csr_values, cudaStream_t stream, CsrToBsrNumeric variant = CsrToBsrNumeric::staged) {
+  void numeric(const T* csr_values, cudaStream_t stream, CsrToBsrNumeric variant = kCsrToBsrNumericDefault) {
     numeric(csr_values, out_.values().data(), stream, variant);
   }
 

@@ -55,7 +55,7 @@ po::options_description describe(ConvertOptions& o, Raw& raw) {
       ("blocks", po::value<std::string>(&raw.blocks)->default_value(raw.blocks), "comma-separated square block sizes")
       ("numeric", po::value<std::string>(&raw.numeric)->default_value(raw.numeric),
        "comma-separated numeric kernels, each timed as its own system: staged (the library's default, system "
-       "'bsrflow-staged'), scatter ('bsrflow', the first kernel), staged-wide ('bsrflow-staged-wide')")
+       "'bsrflow'), scatter ('bsrflow-scatter'), staged-wide ('bsrflow-staged-wide')")
       ("no-pool-kept", po::bool_switch(&raw.no_pool_kept),
        "leave out the 'symbolic+numeric, pool kept' rows (symbolic+numeric timed again with the memory pool keeping "
        "freed memory, which shows what the allocations cost)")

@@ -105,7 +105,7 @@ void run_block(const ConvertOptions& o, int b, const HostCsr<T>& host, const Csr
 
   // bsrflow: one conversion for the check (and the numeric-only timing).
   CsrToBsr<T> conversion(view, b, b, Padding::zero_fill, stream);
-  conversion.numeric(csr_values, stream);
+  conversion.numeric(csr_values, stream, kCsrToBsrNumericDefault);
   const HostBsr<T> ours = conversion.output().to_host(stream);
   const std::int64_t nnzb = ours.nnzb();
   const double numeric_bytes =
@@ -159,7 +159,7 @@ void run_block(const ConvertOptions& o, int b, const HostCsr<T>& host, const Csr
     out.push_back(std::move(r));
   };
 
-  // Every numeric variant as its own system (bsrflow = the default scatter kernel), timed in this
+  // Every numeric variant as its own system (bsrflow = the library's default kernel), timed in this
   // process on the same structure, so one run compares them (docs/perf_log_convert.md).
   for (const CsrToBsrNumeric variant : o.numeric_variants) {
     const std::string system = convert_system_name(variant);
@@ -169,7 +169,7 @@ void run_block(const ConvertOptions& o, int b, const HostCsr<T>& host, const Csr
       if (o.pool_kept) emit(system, kPoolKeptPhase, false, std::nullopt, "wrong", why);
       emit(system, "numeric", false, std::nullopt, "wrong", why);
     };
-    if (ours_correct && variant != CsrToBsrNumeric::scatter) {
+    if (ours_correct && variant != kCsrToBsrNumericDefault) {
       // The variant's own output, bit for bit against the default's (checked above).
       conversion.output().values().fill_bytes(0xFF, stream);
       conversion.numeric(csr_values, stream, variant);
@@ -260,7 +260,7 @@ ConvertRun run_convert_bench(const ConvertOptions& options, std::ostream* log) {
 }
 
 std::string convert_system_name(CsrToBsrNumeric variant) {
-  return variant == CsrToBsrNumeric::scatter ? "bsrflow" : "bsrflow-" + std::string(numeric_variant_name(variant));
+  return variant == kCsrToBsrNumericDefault ? "bsrflow" : "bsrflow-" + std::string(numeric_variant_name(variant));
 }
 
 void add_convert_comparisons(std::vector<Record>& records) {

@@ -5,8 +5,8 @@
 // differ, the host oracle (formats/host_convert.hpp) decides which one is wrong, and a wrong
 // bsrflow result is not timed.
 //
-// Each numeric kernel variant (--numeric) is its own system: "bsrflow" is the default scatter
-// kernel, "bsrflow-<variant>" another (convert_system_name), each with a symbolic+numeric and a
+// Each numeric kernel variant (--numeric) is its own system: "bsrflow" is the library's default
+// kernel (kCsrToBsrNumericDefault), "bsrflow-<variant>" another (convert_system_name), each with a symbolic+numeric and a
 // numeric row, its output checked bit for bit against bsrflow's before it is timed. Unless
 // --no-pool-kept, every system also gets a kPoolKeptPhase row: symbolic+numeric while the memory
 // pool keeps freed memory (no fresh page mapping for the allocations).
