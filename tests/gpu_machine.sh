@@ -67,13 +67,11 @@ fi
 # the warp's reconvergence point) and racecheck crashes the process, while the same kernels pass
 # synccheck eagerly and in a host-checked graph, and memcheck passes the PCG tests as they are
 # (docs/perf_log_pcg.md, entry 3).
-sanitize_tags=${BSRFLOW_GPU_SANITIZE_TAGS:-[gpu]~[sm90]~[apps]~[soak]~[provokes-api-errors],[sm90small]}
+sanitized='[gpu]~[sm90]~[apps]~[soak]~[provokes-api-errors]'
 if [ "${BSRFLOW_GPU_SANITIZE:-1}" != 0 ]; then
   for tool in memcheck synccheck racecheck; do
-    tool_tags=$sanitize_tags
-    if [ $tool != memcheck ] && [ -z "${BSRFLOW_GPU_SANITIZE_TAGS:-}" ]; then
-      tool_tags=[gpu]~[sm90]~[apps]~[soak]~[provokes-api-errors]~[pcg],[sm90small]
-    fi
+    no_pcg=$([ $tool = memcheck ] || echo '~[pcg]')
+    tool_tags=${BSRFLOW_GPU_SANITIZE_TAGS:-$sanitized$no_pcg,[sm90small]}
     compute-sanitizer --tool $tool --error-exitcode 99 "$carry/bsrflow_tests" "$tool_tags" \
       >"$out/sanitize_$tool.log" 2>&1
     rc=$?; status=$((status | rc))
