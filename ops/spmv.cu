@@ -99,9 +99,9 @@ SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOpt
 }
 
 template <class T>
-KernelLaunch SpmvPlan::launch(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
-                              std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
-                              std::type_identity_t<SpmvDot<T>> dot) const {
+sd::Params<T> SpmvPlan::params(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
+                               std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
+                               std::type_identity_t<SpmvDot<T>> dot) const {
   BSRFLOW_REQUIRE(!empty(), Errc::invalid_argument, "spmv: the plan is empty (default-constructed)");
   BSRFLOW_REQUIRE(config_.dtype == dtype_of_v<T>, Errc::invalid_argument,
                   "spmv: the plan was made for " + std::string(dtype_name(config_.dtype)) + ", called with " +
@@ -143,6 +143,14 @@ KernelLaunch SpmvPlan::launch(std::type_identity_t<BsrView<const T>> A, const T*
   p.dot_w = dot.w;
   p.dot_result = dot.result;
   p.dot_ws = dot.ws;
+  return p;
+}
+
+template <class T>
+KernelLaunch SpmvPlan::launch(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
+                              std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
+                              std::type_identity_t<SpmvDot<T>> dot) const {
+  const sd::Params<T> p = params<T>(A, x, y, alpha, beta, dot);
   switch (config_.items_per_thread) {
     case 4: return make_launch<T, 4>(p);
     case 16: return make_launch<T, 16>(p);
@@ -152,6 +160,9 @@ KernelLaunch SpmvPlan::launch(std::type_identity_t<BsrView<const T>> A, const T*
 
 #define BSRFLOW_INSTANTIATE_SPMV(T)                                                                               \
   template SpmvPlan plan_spmv<T>(const BsrView<const T>&, cudaStream_t, const SpmvOptions&);                     \
+  template sd::Params<T> SpmvPlan::params<T>(std::type_identity_t<BsrView<const T>>, const T*, T*,               \
+                                             std::type_identity_t<ScalarArg<T>>, std::type_identity_t<ScalarArg<T>>, \
+                                             std::type_identity_t<SpmvDot<T>>) const;                         \
   template KernelLaunch SpmvPlan::launch<T>(std::type_identity_t<BsrView<const T>>, const T*, T*,                \
                                             std::type_identity_t<ScalarArg<T>>, std::type_identity_t<ScalarArg<T>>, \
                                             std::type_identity_t<SpmvDot<T>>) const;

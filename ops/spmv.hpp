@@ -69,6 +69,11 @@
 
 namespace bsrflow {
 
+namespace spmv_detail {
+template <class T>
+struct Params;  // spmv_kernel.cuh
+}  // namespace spmv_detail
+
 // The optional fused dot: when result != nullptr, *result = w . y_out (w has A.rows entries;
 // result in device memory). ws must serve plan.grid_blocks() blocks of width 1:
 //   ReduceScratch<double> scratch(plan.grid_blocks(), 1, stream);
@@ -121,6 +126,13 @@ class SpmvPlan {
   KernelLaunch launch(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
                       std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
                       std::type_identity_t<SpmvDot<T>> dot = {}) const;
+
+  // launch()'s checks and kernel parameters without the launch: for kernels that run the SpMV's
+  // group code inside a loop of their own (graph/pcg_persistent.cuh; they include spmv_kernel.cuh).
+  template <class T>
+  spmv_detail::Params<T> params(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
+                                std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
+                                std::type_identity_t<SpmvDot<T>> dot = {}) const;
 
   template <class T>
   void run(std::type_identity_t<BsrView<const T>> A, const T* x, T* y, std::type_identity_t<ScalarArg<T>> alpha,

@@ -58,19 +58,32 @@ struct Params {
   ReduceWorkspace<T> dot_ws;
 };
 
-// y_out of one element row from its sum; returns the row's dot term (0 without a dot).
+// What the group code below asks of its caller, besides the matrix (the "rows policy"):
+//   T x(std::int64_t j) const             the value x_j to multiply column j with
+//   T finish(std::int64_t row, T sum)     stores the row's result from its sum A_row . x and
+//                                         returns its dot term (0 when there is no dot)
+// PlainRows is the SpMV's own: y_out = alpha sum (+ beta y), dot term w_row * y_out (w is read
+// after y is stored, so w may be y itself). The PCG's persistent kernel (graph/pcg_persistent.cuh)
+// brings its own (x_j made on the fly from two vectors).
 template <class T>
-__device__ __forceinline__ T finish_row(const Params<T>& p, std::int64_t row, T sum, T alpha, T beta) {
-  T out = alpha * sum;
-  if (beta != T(0)) out = fma(beta, p.y[row], out);
-  p.y[row] = out;
-  return p.dot_result != nullptr ? p.dot_w[row] * out : T(0);
-}
+struct PlainRows {
+  const Params<T>& p;
+  T alpha;
+  T beta;
+  __device__ __forceinline__ T x(std::int64_t j) const { return __ldg(p.x + j); }
+  __device__ __forceinline__ T finish(std::int64_t row, T sum) const {
+    T out = alpha * sum;
+    if (beta != T(0)) out = fma(beta, p.y[row], out);
+    p.y[row] = out;
+    return p.dot_result != nullptr ? p.dot_w[row] * out : T(0);
+  }
+};
 
 // Phase 1: the group's `nvals` products into s_prod (storage order). kScalar: 1 x 1 blocks
 // (CSR), no index arithmetic.
-template <class T, int kThreads, int kItems, bool kScalar>
-__device__ __forceinline__ void stream_products(const Params<T>& p, int first_block, int nvals, T* s_prod) {
+template <class T, int kThreads, int kItems, bool kScalar, class Rows>
+__device__ __forceinline__ void stream_products(const Params<T>& p, const Rows& rows, int first_block, int nvals,
+                                                T* s_prod) {
   const int* group_cols = p.col_idx + first_block;                                    // (group blocks)
   const T* group_values = p.values + static_cast<std::int64_t>(first_block) * p.block_size;  // (group values)
 #pragma unroll
@@ -102,7 +115,7 @@ __device__ __forceinline__ void stream_products(const Params<T>& p, int first_bl
       if (e < nvals) {
         // Padding columns (past cols) and invalid block columns contribute nothing.
         const std::int64_t xi = static_cast<std::int64_t>(col[j]) * p.C + in_col[j];
-        const T xv = (col[j] >= 0 && xi < p.cols) ? __ldg(p.x + xi) : T(0);
+        const T xv = (col[j] >= 0 && xi < p.cols) ? rows.x(xi) : T(0);
         s_prod[e] = val[j] * xv;
       }
     }
@@ -110,9 +123,9 @@ __device__ __forceinline__ void stream_products(const Params<T>& p, int first_bl
 }
 
 // Phase 2: rows of block rows [br0, br1) from s_prod; returns this thread's dot terms.
-template <class T, int kThreads>
-__device__ __forceinline__ T reduce_rows(const Params<T>& p, int br0, int br1, int first_block, const T* s_prod,
-                                         T alpha, T beta) {
+template <class T, int kThreads, class Rows>
+__device__ __forceinline__ T reduce_rows(const Params<T>& p, const Rows& rows, int br0, int br1, int first_block,
+                                         const T* s_prod) {
   const std::int64_t first_row = static_cast<std::int64_t>(br0) * p.R;
   const int nrows = static_cast<int>(
       min(static_cast<std::int64_t>(br1 - br0) * p.R, static_cast<std::int64_t>(p.rows) - first_row));  // >= 1
@@ -140,16 +153,16 @@ __device__ __forceinline__ T reduce_rows(const Params<T>& p, int br0, int br1, i
     // Butterfly over the team's lanes (all 32 lanes of every warp take part): every lane ends
     // with the same, order-fixed sum.
     for (int offset = team / 2; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
-    if (active && lane == 0) dot_terms += finish_row(p, first_row + o, acc, alpha, beta);
+    if (active && lane == 0) dot_terms += rows.finish(first_row + o, acc);
   }
   return dot_terms;
 }
 
 // A block row longer than the CTA's capacity: all R rows accumulated in one pass over its
 // blocks, then one block-wide sum per row. Returns thread 0's dot terms (0 elsewhere).
-template <class T, int kThreads>
-__device__ __forceinline__ T long_row(const Params<T>& p, int br, int first_block, int end_block,
-                                      typename cub::BlockReduce<T, kThreads>::TempStorage& temp, T alpha, T beta) {
+template <class T, int kThreads, class Rows>
+__device__ __forceinline__ T long_row(const Params<T>& p, const Rows& rows, int br, int first_block, int end_block,
+                                      typename cub::BlockReduce<T, kThreads>::TempStorage& temp) {
   T acc[kMaxBlockDim];  // (R) partial row sums, registers (indices are compile-time after unrolling)
 #pragma unroll
   for (int r = 0; r < kMaxBlockDim; ++r) acc[r] = T(0);
@@ -159,7 +172,7 @@ __device__ __forceinline__ T long_row(const Params<T>& p, int br, int first_bloc
     for (int c = 0; c < p.C; ++c) {
       const std::int64_t xi = static_cast<std::int64_t>(col) * p.C + c;
       if (col < 0 || xi >= p.cols) continue;
-      const T xv = __ldg(p.x + xi);
+      const T xv = rows.x(xi);
 #pragma unroll
       for (int r = 0; r < kMaxBlockDim; ++r)
         if (r < p.R) acc[r] = fma(__ldcs(block + r * p.C + c), xv, acc[r]);
@@ -172,41 +185,44 @@ __device__ __forceinline__ T long_row(const Params<T>& p, int br, int first_bloc
       const T sum = cub::BlockReduce<T, kThreads>(temp).Sum(acc[r]);
       __syncthreads();  // temp is reused by the next row
       const std::int64_t row = static_cast<std::int64_t>(br) * p.R + r;
-      if (threadIdx.x == 0 && row < p.rows) dot_terms += finish_row(p, row, sum, alpha, beta);
+      if (threadIdx.x == 0 && row < p.rows) dot_terms += rows.finish(row, sum);
     }
   }
   return dot_terms;
+}
+
+// The rows of CTA group `group` (< p.groups): products, then row sums handed to rows.finish.
+// Called by every thread of the CTA; returns this thread's dot terms.
+template <class T, int kThreads, int kItems, class Rows>
+__device__ __forceinline__ T spmv_group(const Params<T>& p, const Rows& rows, int group, T* s_prod,
+                                        typename cub::BlockReduce<T, kThreads>::TempStorage& s_reduce) {
+  constexpr int kCapacity = kThreads * kItems;
+  const int br0 = p.group_start[group];
+  const int br1 = p.group_start[group + 1];
+  const int first_block = p.row_ptr[br0];
+  const int end_block = p.row_ptr[br1];
+  const std::int64_t nvals = static_cast<std::int64_t>(end_block - first_block) * p.block_size;
+  if (nvals > kCapacity) return long_row<T, kThreads>(p, rows, br0, first_block, end_block, s_reduce);
+  if (p.block_size == 1)
+    stream_products<T, kThreads, kItems, true>(p, rows, first_block, static_cast<int>(nvals), s_prod);
+  else
+    stream_products<T, kThreads, kItems, false>(p, rows, first_block, static_cast<int>(nvals), s_prod);
+  __syncthreads();
+  return reduce_rows<T, kThreads>(p, rows, br0, br1, first_block, s_prod);
 }
 
 template <class T, int kThreads, int kItems>
 __global__ void __launch_bounds__(kThreads, spmv_tuning::min_ctas_per_sm(sizeof(T))) spmv_kernel(const Params<T> p) {
   static_assert(kThreads % 32 == 0, "row teams are built from whole warps");
   static_assert(kItems % kBatch == 0, "the streaming loop issues kBatch loads at a time");
-  constexpr int kCapacity = kThreads * kItems;
-  __shared__ T s_prod[kCapacity];  // (group values) products A_ij * x_j, storage order
+  __shared__ T s_prod[kThreads * kItems];  // (group values) products A_ij * x_j, storage order
   __shared__ typename cub::BlockReduce<T, kThreads>::TempStorage s_reduce;  // long rows
 
-  const T alpha = p.alpha.get();
-  const T beta = p.beta.get();
+  const PlainRows<T> rows{p, p.alpha.get(), p.beta.get()};
   T dot_terms = T(0);
   const int group = static_cast<int>(blockIdx.x);
-  if (group < p.groups) {  // false only in the single CTA of an empty matrix
-    const int br0 = p.group_start[group];
-    const int br1 = p.group_start[group + 1];
-    const int first_block = p.row_ptr[br0];
-    const int end_block = p.row_ptr[br1];
-    const std::int64_t nvals = static_cast<std::int64_t>(end_block - first_block) * p.block_size;
-    if (nvals <= kCapacity) {
-      if (p.block_size == 1)
-        stream_products<T, kThreads, kItems, true>(p, first_block, static_cast<int>(nvals), s_prod);
-      else
-        stream_products<T, kThreads, kItems, false>(p, first_block, static_cast<int>(nvals), s_prod);
-      __syncthreads();
-      dot_terms = reduce_rows<T, kThreads>(p, br0, br1, first_block, s_prod, alpha, beta);
-    } else {
-      dot_terms = long_row<T, kThreads>(p, br0, first_block, end_block, s_reduce, alpha, beta);
-    }
-  }
+  if (group < p.groups)  // false only in the single CTA of an empty matrix
+    dot_terms = spmv_group<T, kThreads, kItems>(p, rows, group, s_prod, s_reduce);
   if (p.dot_result != nullptr) {  // uniform over the grid; every thread of every CTA arrives here
     const T mine[1] = {dot_terms};
     T total[1];

@@ -149,6 +149,47 @@ TEMPLATE_TEST_CASE("SpMV is exact on integer data for every block shape up to 8 
     }
 }
 
+TEMPLATE_TEST_CASE("SpMV's fused dot with w = y weighs by the new y", "[ops][gpu]", float, double) {
+  BSRFLOW_REQUIRE_GPU();
+  using T = TestType;
+  Stream stream;
+  const int R = GENERATE(1, 3);
+  CAPTURE(R);
+  // Block row 0 is full (1500 blocks: over the 1024-value capacity, the whole-CTA path); the
+  // others hold their diagonal block and its neighbours (the team path).
+  const int nb = 1500;
+  HostCsr<float> pattern;
+  pattern.rows = pattern.cols = nb;
+  pattern.row_ptr.push_back(0);
+  for (int br = 0; br < nb; ++br) {
+    for (int bc = 0; bc < nb; ++bc)
+      if (br == 0 || std::abs(bc - br) <= 1) pattern.col_idx.push_back(bc);
+    pattern.row_ptr.push_back(static_cast<int>(pattern.col_idx.size()));
+  }
+  pattern.values.assign(pattern.col_idx.size(), 1.f);
+  const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, nb * R, nb * R, R, R, 2, 31 + R), 2, 5 + R);
+  const Bsr<T> dA = Bsr<T>::from_host(prob.A, stream);
+  const SpmvPlan plan = plan_spmv(dA.view(), stream, SpmvOptions{4, 32});
+  REQUIRE(plan.long_rows() == 1);
+  GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream);
+  ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
+  DeviceBuffer<T> dot(1, stream);
+  dot.fill_bytes(0xFF, stream);
+  plan.run<T>(dA.view(), x.data(), y.data(), scalar(T(2)), scalar(T(-1)), stream,
+              SpmvDot<T>{y.data(), dot.data(), scratch.view()});
+  std::vector<T> want = prob.y;
+  host::spmv(prob.A, prob.x, want, 2.0, -1.0);
+  CHECK(test::bitwise_equal(y.storage(stream), y.expected_storage(want)));
+  double want_dot = 0;
+  for (T v : want) want_dot += static_cast<double>(v) * v;
+  // w_i y_i with the old y would differ by far more than rounding: y_out = 2 A x - y_in.
+  const double got = dot.to_host(stream).front();
+  if (want_dot < 1.0 / unit_roundoff<T>())
+    CHECK(got == static_cast<T>(want_dot));
+  else
+    CHECK(std::fabs(got - want_dot) <= 64 * unit_roundoff<T>() * want_dot);
+}
+
 TEMPLATE_TEST_CASE("SpMV variants on power-law rows: streamed, wide teams and long rows", "[ops][gpu]", float, double) {
   BSRFLOW_REQUIRE_GPU();
   using T = TestType;
