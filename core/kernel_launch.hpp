@@ -7,6 +7,9 @@
 //   k.launch(stream);                                                // kernel's parameter types
 //
 // The arguments are copied once into shared, immutable storage; copies of a KernelLaunch share it.
+// A cooperative launch (`k.cooperative()`, for kernels that synchronise the whole grid with
+// cooperative_groups) goes through cudaLaunchCooperativeKernel, and a graph node made from it
+// carries the cooperative attribute: either way CUDA refuses a grid that cannot be co-resident.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -39,6 +42,14 @@ class KernelLaunch {
     pointers_ = std::shared_ptr<void* const>(storage, storage->pointers.data());
   }
 
+  // This launch as a cooperative one (a copy; the arguments stay shared).
+  KernelLaunch cooperative() const {
+    KernelLaunch k = *this;
+    k.cooperative_ = true;
+    return k;
+  }
+  bool is_cooperative() const noexcept { return cooperative_; }
+
   bool empty() const noexcept { return func_ == nullptr; }
   const void* func() const noexcept { return func_; }
   dim3 grid() const noexcept { return grid_; }
@@ -61,7 +72,10 @@ class KernelLaunch {
 
   void launch(cudaStream_t stream) const {
     BSRFLOW_REQUIRE(!empty(), Errc::invalid_argument, "KernelLaunch: launching an empty launch");
-    BSRFLOW_CUDA(cudaLaunchKernel(func_, grid_, block_, args(), smem_, stream));
+    if (cooperative_)
+      BSRFLOW_CUDA(cudaLaunchCooperativeKernel(func_, grid_, block_, args(), smem_, stream));
+    else
+      BSRFLOW_CUDA(cudaLaunchKernel(func_, grid_, block_, args(), smem_, stream));
   }
 
  private:
@@ -82,6 +96,7 @@ class KernelLaunch {
   dim3 grid_{1, 1, 1};
   dim3 block_{1, 1, 1};
   std::size_t smem_ = 0;
+  bool cooperative_ = false;
   std::shared_ptr<void* const> pointers_;
 };
 

@@ -161,6 +161,11 @@ class Builder {
       case TaskKind::kernel: {
         const cudaKernelNodeParams p = t.kernel.node_params();
         BSRFLOW_CUDA(cudaGraphAddKernelNode(&node, g, d, deps.size(), &p));
+        if (t.kernel.is_cooperative()) {
+          cudaLaunchAttributeValue value{};
+          value.cooperative = 1;
+          BSRFLOW_CUDA(cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributeCooperative, &value));
+        }
         break;
       }
       case TaskKind::memset:

@@ -119,6 +119,10 @@ void GraphExec::update(Task kernel_task, const KernelLaunch& launch) {
   BSRFLOW_REQUIRE(!launch.empty() && launch.func() == ref.record->kernel.func(), Errc::invalid_argument,
                   "update: task '" + ref.record->name +
                       "' was built with another kernel function; a different kernel needs a new graph");
+  BSRFLOW_REQUIRE(launch.is_cooperative() == ref.record->kernel.is_cooperative(), Errc::invalid_argument,
+                  "update: task '" + ref.record->name + "' was built as a " +
+                      (ref.record->kernel.is_cooperative() ? "cooperative" : "non-cooperative") +
+                      " launch; the update must be one too");
   const cudaKernelNodeParams p = launch.node_params();
   BSRFLOW_CUDA(cudaGraphKernelNodeSetParams(ref.node, &p));  // keep the template in step
   apply_update(impl, ref, [&](cudaGraphExec_t e) { return cudaGraphExecKernelNodeSetParams(e, ref.node, &p); },

@@ -36,6 +36,13 @@ TEST_CASE("KernelLaunch keeps its own converted copy of every argument", "[core]
   CHECK(p.kernelParams == k.args());
   KernelLaunch none(no_params, dim3(1), dim3(1), 0);
   CHECK(!none.empty());
+  // cooperative(): a flagged copy sharing the arguments; the original stays a plain launch.
+  CHECK_FALSE(k.is_cooperative());
+  const KernelLaunch coop = k.cooperative();
+  CHECK(coop.is_cooperative());
+  CHECK_FALSE(k.is_cooperative());
+  CHECK(coop.args() == k.args());
+  CHECK(coop.func() == k.func());
 }
 
 TEST_CASE("KernelLaunch rejects an empty grid", "[core]") {

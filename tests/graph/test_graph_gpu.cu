@@ -142,6 +142,8 @@ TEST_CASE("Kernel, memset and copy tasks update in place without re-instantiatio
                       "update: task 'zero pong' is a memset task, not a kernel task");
   BSRFLOW_CHECK_ERROR(exec.update(scale, fill_launch(n, 1.f, ping.data())), Errc::invalid_argument,
                       "update: task 'scale' was built with another kernel function; a different kernel needs a new graph");
+  BSRFLOW_CHECK_ERROR(exec.update(fill, fill_launch(n, 3.f, pong.data()).cooperative()), Errc::invalid_argument,
+                      "update: task 'fill' was built as a non-cooperative launch; the update must be one too");
   TaskGraph other("other");
   Task stranger = other.kernel("stranger", fill_launch(n, 1.f, ping.data()));
   BSRFLOW_CHECK_ERROR(exec.update(stranger, fill_launch(n, 1.f, ping.data())), Errc::invalid_argument,
