@@ -10,8 +10,10 @@
 
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/dtype.hpp"
+#include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/graph/pcg_kernels.cuh"
+#include "bsrflow/graph/pcg_persistent.cuh"
 #include "bsrflow/ops/reduce_workspace.hpp"
 #include "bsrflow/ops/spmv.hpp"
 #include "bsrflow/ops/vector_ops.hpp"
@@ -20,6 +22,38 @@ namespace bsrflow {
 
 using detail::PcgScalars;
 using detail::PcgVectors;
+
+const char* pcg_execution_name(PcgExecution execution) {
+  switch (execution) {
+    case PcgExecution::automatic: return "automatic";
+    case PcgExecution::graph_loop: return "graph_loop";
+    case PcgExecution::persistent: return "persistent";
+  }
+  return "unknown";
+}
+
+namespace {
+
+bool cooperative_launch_supported() {
+  int device = 0, supported = 0;
+  BSRFLOW_CUDA(cudaGetDevice(&device));
+  BSRFLOW_CUDA(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, device));
+  return supported != 0;
+}
+
+// The execution a BSR solver of A runs (PcgExecution's rules).
+template <class T>
+bool resolve_persistent(PcgExecution requested, const BsrView<const T>& A) {
+  if (requested == PcgExecution::graph_loop || A.rows == 0) return false;
+  const bool supported = cooperative_launch_supported();
+  BSRFLOW_REQUIRE(supported || requested != PcgExecution::persistent, Errc::unsupported,
+                  "PCG: PcgExecution::persistent needs a device with cooperative launches");
+  const std::int64_t matrix_bytes = (static_cast<std::int64_t>(A.block_rows()) + 1) * 4 +
+                                    A.nnzb * (4 + static_cast<std::int64_t>(A.R) * A.C * sizeof(T));
+  return supported && (requested == PcgExecution::persistent || matrix_bytes <= kPcgPersistentMaxMatrixBytes);
+}
+
+}  // namespace
 
 template <class T>
 struct PcgSolver<T>::Impl {
@@ -40,6 +74,12 @@ struct PcgSolver<T>::Impl {
   TaskGraph graph{"pcg"};
   GraphExec exec;
   Task ax, init, apply_p, dot_pq, update, direction;
+  // PcgExecution::persistent: the one kernel of the solve and its extra buffers.
+  bool persistent = false;
+  int persistent_grid = 0;  // CTAs of the cooperative launch (all co-resident)
+  DeviceBuffer<T> z, p_other;
+  DeviceBuffer<double> partials;
+  Task whole_solve;
   const T* b = nullptr;
   T* x = nullptr;
   bool bound = false;  // b / x are the caller's (not the build placeholders)
@@ -105,6 +145,42 @@ struct PcgSolver<T>::Impl {
     }
   }
 
+  // The persistent kernel for block size kB: its grid is what the device keeps co-resident (the
+  // cooperative launch's limit), capped by the work (SpMV groups, 256-row vector blocks).
+  // The first call (from build) sizes the grid and allocates the partials on `stream`.
+  template <int kB>
+  KernelLaunch persistent_for(const PcgVectors<T>& v, cudaStream_t stream) {
+    const auto kernel = detail::pcg_persistent<kB, T>;
+    if (persistent_grid == 0) {
+      int per_sm = 0;
+      BSRFLOW_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, detail::kPcgThreads, 0));
+      BSRFLOW_REQUIRE(per_sm >= 1, Errc::unsupported, "PCG: the persistent kernel cannot run a single CTA per SM");
+      const std::int64_t resident = static_cast<std::int64_t>(per_sm) * device_info().sm_count;
+      const std::int64_t vector_ctas = ((n + kB - 1) / kB + detail::kPcgThreads - 1) / detail::kPcgThreads;
+      const std::int64_t work = std::max<std::int64_t>({spmv->grid_blocks(), vector_ctas, 1});
+      persistent_grid = static_cast<int>(std::min(resident, work));
+      partials = DeviceBuffer<double>(static_cast<std::size_t>(detail::kPcgPersistentPartialRows) * persistent_grid,
+                                      stream);
+    }
+    const detail::PcgPersistentBuffers<T> e{z.data(), p_other.data(), partials.data(), persistent_grid};
+    return KernelLaunch(kernel, dim3(persistent_grid), dim3(detail::kPcgThreads), 0, v, e,
+                        spmv->params<T>(A, x, q.data(), scalar(T(1)), scalar(T(0))))
+        .cooperative();
+  }
+  KernelLaunch persistent_launch(cudaStream_t stream = nullptr) {
+    const PcgVectors<T> v = vectors(LoopControl{nullptr, options.max_iterations});
+    switch (kb) {
+      case 1: return persistent_for<1>(v, stream);
+      case 2: return persistent_for<2>(v, stream);
+      case 3: return persistent_for<3>(v, stream);
+      case 4: return persistent_for<4>(v, stream);
+      case 5: return persistent_for<5>(v, stream);
+      case 6: return persistent_for<6>(v, stream);
+      case 7: return persistent_for<7>(v, stream);
+      default: return persistent_for<8>(v, stream);
+    }
+  }
+
   KernelLaunch spmv_x() { return spmv->launch(A, x, q.data(), scalar(T(1)), scalar(T(0))); }
   KernelLaunch spmv_p() {
     return spmv->launch(A, p.data(), q.data(), scalar(T(1)), scalar(T(0)),
@@ -119,6 +195,11 @@ struct PcgSolver<T>::Impl {
     if (n == 0) return;
     b = r.data();
     x = p.data();
+    if (persistent) {
+      whole_solve = graph.kernel("pcg (persistent)", persistent_launch(stream));
+      exec = graph.instantiate(stream);
+      return;
+    }
     Loop loop = graph.loop("pcg iterations", state,
                            LoopOptions{options.max_iterations, options.loop_mode, options.unroll});
     loop_control = loop.control();
@@ -154,6 +235,10 @@ struct PcgSolver<T>::Impl {
     bound = true;
     b = new_b;
     x = new_x;
+    if (persistent) {
+      exec.update(whole_solve, persistent_launch());
+      return;
+    }
     const FusedLaunches k = launches(loop_control);
     exec.update(init, k.init);
     exec.update(update, k.update);
@@ -173,7 +258,15 @@ PcgSolver<T>::PcgSolver(BsrView<const T> A, const PcgOptions& options, cudaStrea
   impl_ = std::make_unique<Impl>(options, A.rows, stream);
   Impl& s = *impl_;
   s.A = A;
-  s.spmv = std::make_unique<SpmvPlan>(plan_spmv(A, stream));
+  s.persistent = resolve_persistent(options.execution, A);
+  // The persistent kernel runs the SpMV's group code with a fixed number of values per thread.
+  const SpmvOptions spmv_options =
+      s.persistent ? SpmvOptions{detail::kPcgPersistentItems, 256} : SpmvOptions{};
+  s.spmv = std::make_unique<SpmvPlan>(plan_spmv(A, stream, spmv_options));
+  if (s.persistent) {
+    s.z = DeviceBuffer<T>(static_cast<std::size_t>(s.n), stream);
+    s.p_other = DeviceBuffer<T>(static_cast<std::size_t>(s.n), stream);
+  }
   s.dot_reduce = ReduceScratch<T>(s.spmv->grid_blocks(), 1, stream);
   s.jacobi = JacobiPreconditioner<T>(A, options.preconditioner, stream);
   s.m = s.jacobi.apply();
@@ -189,6 +282,8 @@ PcgSolver<T>::PcgSolver(LinearOperator<T> op, const PcgOptions& options, cudaStr
                   "PCG: block-Jacobi needs the BSR matrix; a LinearOperator takes jacobi or none");
   BSRFLOW_REQUIRE(options.preconditioner != Preconditioner::jacobi || op.inverse_diagonal != nullptr || op.n == 0,
                   Errc::invalid_argument, "PCG: jacobi with a LinearOperator needs its inverse_diagonal");
+  BSRFLOW_REQUIRE(options.execution != PcgExecution::persistent, Errc::unsupported,
+                  "PCG: PcgExecution::persistent needs the BSR matrix; a LinearOperator runs graph_loop");
   impl_ = std::make_unique<Impl>(options, op.n, stream);
   Impl& s = *impl_;
   s.op = std::move(op);
@@ -212,7 +307,9 @@ void PcgSolver<T>::solve_async(const T* b, T* x, cudaStream_t stream) {
 
 template <class T>
 PcgResult PcgSolver<T>::result(cudaStream_t stream) const {
-  return impl_->read_result(impl_->n == 0 ? 0 : impl_->state.iterations(stream), stream);
+  const Impl& s = *impl_;
+  if (s.persistent) return s.read_result(0, stream);  // the kernel counts its iterations in the scalars
+  return s.read_result(s.n == 0 ? 0 : s.state.iterations(stream), stream);
 }
 
 template <class T>
@@ -223,7 +320,10 @@ PcgResult PcgSolver<T>::Impl::read_result(unsigned iterations, cudaStream_t stre
     return r;
   }
   const PcgScalars s = scalars.to_host(stream).at(0);
-  r.iterations = iterations;
+  BSRFLOW_REQUIRE(s.not_cooperative == 0, Errc::cuda,
+                  "PCG: the persistent kernel ran without a cooperative launch (or on a larger grid than planned) "
+                  "and did nothing");
+  r.iterations = persistent ? s.iterations : iterations;
   r.residual_norm = std::sqrt(s.rr);
   r.rhs_norm = std::sqrt(s.bb);
   r.breakdown = s.breakdown != 0;
@@ -284,11 +384,20 @@ const GraphExec& PcgSolver<T>::graph() const {
 }
 
 template <class T>
+PcgExecution PcgSolver<T>::execution() const {
+  return impl_->persistent ? PcgExecution::persistent : PcgExecution::graph_loop;
+}
+
+template <class T>
 std::string PcgSolver<T>::describe() const {
   const Impl& s = *impl_;
+  const std::string how = s.n == 0        ? std::string("empty system")
+                          : s.persistent ? "one persistent cooperative kernel of " + std::to_string(s.persistent_grid) +
+                                               " CTAs per solve"
+                                         : s.exec.loop_mode_reason();
   return "pcg " + std::string(dtype_name(dtype_of_v<T>)) + " n=" + std::to_string(s.n) + " " +
          preconditioner_name(s.options.preconditioner) + ", " + (s.spmv ? s.spmv->name() : std::string("operator")) +
-         ", " + (s.n > 0 ? s.exec.loop_mode_reason() : std::string("empty system"));
+         ", " + how;
 }
 
 template class PcgSolver<float>;

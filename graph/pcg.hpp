@@ -10,6 +10,11 @@
 // Scalars (alpha, beta, r.z) live in device memory. Dot products are deterministic (fixed-order
 // grid reductions), so a solve repeated on the same data gives bitwise the same x.
 //
+// For BSR matrices the whole solve can instead be one persistent cooperative kernel
+// (PcgExecution::persistent, graph/pcg_persistent.cuh: two grid barriers per iteration in place
+// of three kernel nodes); `automatic` takes it for systems small enough that node latency, not
+// memory traffic, bounds an iteration. describe() says which one a solver runs.
+//
 // The operator is a BSR matrix (square blocks up to 8x8, SpMV with the fused dot) or any
 // capturable "y = A x" callable (LinearOperator: captured into the graph, with a separate dot).
 // solve() may get new b / x pointers each call: the affected graph nodes are updated in place,
@@ -31,6 +36,21 @@
 
 namespace bsrflow {
 
+// How solve() runs.
+enum class PcgExecution : std::uint8_t {
+  automatic,   // persistent for BSR matrices of at most kPcgPersistentMaxMatrixBytes (and a device
+               // with cooperative launches), graph_loop otherwise
+  graph_loop,  // three fused kernels per iteration in a device-side graph loop (loop_mode)
+  persistent,  // one cooperative kernel per solve (BSR matrices only; loop_mode and unroll unused)
+};
+const char* pcg_execution_name(PcgExecution execution);
+
+// automatic's limit on the matrix's bytes (row_ptr, col_idx, values): the persistent kernel saves
+// ~8 us of node latency per iteration but streams the matrix at 2 CTAs per SM, so it wins only
+// while the SpMV is short. H100, cg_bench and fem_solve (docs/perf_log_pcg.md, entry 4): 1.8x at
+// 2.8 MB (Poisson 32^3), 1.2x at 9.5 MB (48^3), even at 23 MB (64^3), 0.6-0.7x at 66-83 MB.
+inline constexpr std::int64_t kPcgPersistentMaxMatrixBytes = std::int64_t{16} << 20;
+
 struct PcgOptions {
   double rtol = 1e-8;  // stop when ||r|| <= rtol * ||b|| + atol (recurrence residual)
   double atol = 0.0;
@@ -38,6 +58,7 @@ struct PcgOptions {
   Preconditioner preconditioner = Preconditioner::jacobi;
   LoopMode loop_mode = LoopMode::automatic;
   int unroll = 8;  // host-checked loop mode: iterations per launch
+  PcgExecution execution = PcgExecution::automatic;
 };
 
 struct PcgResult {
@@ -76,15 +97,17 @@ class PcgSolver {
   void solve_async(const T* b, T* x, cudaStream_t stream);
   PcgResult result(cudaStream_t stream) const;
 
-  // The same kernels launched one by one from the host, with a host check of convergence every
-  // `check_every` iterations (iterations past the stop inside one check interval return at
-  // entry). For comparison with the graph modes; waits for the result.
+  // The graph loop's three kernels (whatever the execution) launched one by one from the host,
+  // with a host check of convergence every `check_every` iterations (iterations past the stop
+  // inside one check interval return at entry). For comparison with the graph modes; waits for
+  // the result.
   PcgResult solve_eager(const T* b, T* x, cudaStream_t stream, unsigned check_every = 1);
 
   // Recomputes the preconditioner from A's current values (BSR solvers; synchronises).
   void refresh_preconditioner(BsrView<const T> A, cudaStream_t stream);
 
   const GraphExec& graph() const;
+  PcgExecution execution() const;  // graph_loop or persistent, as resolved
   // e.g. "pcg f64 n=2097152 jacobi, spmv_f64_r1c1_..., conditional WHILE nodes (driver 13.0)"
   std::string describe() const;
 

@@ -22,6 +22,8 @@ struct PcgScalars {
   double threshold2 = 0;  // (rtol ||b|| + atol)^2
   double beta = 0;
   int breakdown = 0;      // p . Ap <= 0 or not finite
+  unsigned iterations = 0;  // written by the persistent kernel only (the graph loop counts in its LoopWords)
+  int not_cooperative = 0;  // the persistent kernel ran without a cooperative launch (and did nothing)
 };
 
 // The one plain-data parameter block of the PCG kernels.

@@ -148,6 +148,7 @@ void run_case(const CgBenchOptions& o, int grid, Preconditioner precond, Common&
   options.atol = 0;
   options.max_iterations = static_cast<unsigned>(K);
   options.preconditioner = precond;
+  options.execution = PcgExecution::graph_loop;
   auto setup = [&](const PcgOptions& opts, Record& extra) {
     const auto t0 = std::chrono::steady_clock::now();
     PcgSolver<T> solver(A.view(), opts, stream);  // plans, instantiates and synchronises
@@ -158,13 +159,19 @@ void run_case(const CgBenchOptions& o, int grid, Preconditioner precond, Common&
   PcgOptions per_iteration = options;
   per_iteration.loop_mode = LoopMode::host_checked;
   per_iteration.unroll = 1;
-  Record loop_extra, per_iteration_extra, eager_extra;
+  PcgOptions persistent = options;
+  persistent.execution = PcgExecution::persistent;
+  Record loop_extra, persistent_extra, per_iteration_extra, eager_extra;
   PcgSolver<T> loop_solver = setup(options, loop_extra);
+  PcgSolver<T> persistent_solver = setup(persistent, persistent_extra);
   PcgSolver<T> per_iteration_solver = setup(per_iteration, per_iteration_extra);
   eager_extra.set("solver", loop_solver.describe());
   runs.push_back(measure(
       kCgGraphLoop, [&](cudaStream_t st) { return outcome_of(loop_solver.solve(b.data(), x.data(), st)); },
       loop_extra));
+  runs.push_back(measure(
+      kCgPersistent, [&](cudaStream_t st) { return outcome_of(persistent_solver.solve(b.data(), x.data(), st)); },
+      persistent_extra));
   runs.push_back(measure(
       kCgGraphPerIteration,
       [&](cudaStream_t st) { return outcome_of(per_iteration_solver.solve(b.data(), x.data(), st)); },
@@ -207,7 +214,8 @@ void run_case(const CgBenchOptions& o, int grid, Preconditioner precond, Common&
     }
   }
 
-  // Every mode's x against bsrflow_graph_loop's: bitwise for bsrflow, within a tolerance for the peer.
+  // Every mode's x against bsrflow_graph_loop's: bitwise for the modes that run its kernels, within a
+  // tolerance for the persistent kernel (other reduction trees) and the peer.
   const ModeRun<T>& ref = runs.front();
   for (auto& m : runs) {
     if (&m == &ref || m.x.empty()) continue;
@@ -215,7 +223,7 @@ void run_case(const CgBenchOptions& o, int grid, Preconditioner precond, Common&
       add_note(m.note, "x not compared: bsrflow_graph_loop is wrong");
       continue;
     }
-    if (m.mode == kCgPeer) {
+    if (m.mode == kCgPeer || m.mode == kCgPersistent) {
       double diff = 0, norm = 0;
       for (std::size_t i = 0; i < ref.x.size(); ++i) {
         const double d = static_cast<double>(m.x[i]) - static_cast<double>(ref.x[i]);
@@ -311,7 +319,7 @@ void add_cg_comparisons(std::vector<Record>& records) {
     const double us = r.number("us_per_iteration");
     if (r.text("status") == "ok" && std::isfinite(us) && std::isfinite(peer_us(r)))
       r.set("speedup_vs_peer", peer_us(r) / us);
-    if (r.text("mode") != kCgGraphLoop) continue;
+    if (r.text("mode") != kCgGraphLoop && r.text("mode") != kCgPersistent) continue;  // the one-launch solves
     const bool measured = r.text("status") == "ok" && std::isfinite(us);
     if (r.number("grid") == 32) {
       r.set("target", "<= 8 us/iteration");
@@ -350,16 +358,20 @@ std::string cg_markdown(const std::vector<Record>& records, const CgBenchOptions
      << " CG iterations (rtol = atol = 0) from x = 0 on the 7-point Poisson matrix, random b (fixed seed). us/iter = "
         "median ms per solve / K, so it carries the per-solve setup (initial residual, result read). Timed region: "
         "start event, x = 0 (cudaMemsetAsync), the solve call until its result is on the host, stop event.\n"
-     << "- Modes: bsrflow_graph_loop = PcgSolver::solve, one graph launch (device-side loop); "
+     << "- Modes: bsrflow_graph_loop = PcgSolver::solve with PcgExecution::graph_loop, one graph launch (three fused "
+        "kernels per iteration in a device-side loop); bsrflow_persistent = PcgExecution::persistent, one cooperative "
+        "kernel per solve (graph/pcg_persistent.cuh; PcgExecution::automatic takes it for matrices of at most "
+     << (kPcgPersistentMaxMatrixBytes >> 20) << " MiB); "
         "bsrflow_graph_per_iteration = host_checked loop, unroll 1 (one launch + host check per iteration); "
         "bsrflow_eager = solve_eager(check_every 1); cusparse_cublas_eager = textbook CG from cusparseSpMV (CSR_ALG1) "
         "and cuBLAS dot/axpy/scal in host pointer mode (Jacobi: + one elementwise kernel).\n"
-     << "- correct: bsrflow modes bitwise equal to bsrflow_graph_loop's x; the peer within 1e-6 (f64) / 1e-3 (f32) "
-        "relative; every solve ran K iterations without breakdown.\n"
+     << "- correct: bsrflow_graph_per_iteration and bsrflow_eager bitwise equal to bsrflow_graph_loop's x; "
+        "bsrflow_persistent and the peer within 1e-6 (f64) / 1e-3 (f32) relative; every solve ran K iterations "
+        "without breakdown.\n"
      << "- GB/s counts per iteration the matrix once, (n + 1) * 4 + nnz * (4 + sizeof(T)), plus 11 vector passes of "
         "n * sizeof(T) (13 with Jacobi); the peer is rated on the same bytes. % copy BW = that over the copy bandwidth. "
         "Details: docs/benchmarks/cg_bench.md.\n"
-     << "- Targets (bsrflow_graph_loop): <= 8 us/iteration at 32^3; >= 80% of the copy bandwidth at 128^3.\n"
+     << "- Targets (the one-launch solves, bsrflow_graph_loop and bsrflow_persistent): <= 8 us/iteration at 32^3; >= 80% of the copy bandwidth at 128^3.\n"
      << "- Reference, measured on an H200 (another GPU, not this run): one CG iteration from cuSPARSE + cuBLAS calls, "
         "32^3: 47.6 us eager / 24.2 us as a CUDA Graph; 128^3: 168 us / 156 us.\n"
      << "- Timing: CUDA events, median of " << options.timing.iters << " solves after " << options.timing.warmup

@@ -19,16 +19,17 @@
 //
 // Checks: an untimed solve first must report K iterations and no breakdown (else the row is
 // "wrong" and not timed; the peer must do K iterations); after timing, x of every bsrflow mode
-// must be bitwise that of bsrflow_graph_loop, and the peer's within 1e-6 (f64) / 1e-3 (f32)
-// relative (its reductions differ). The true residual ||b - A x|| / ||b|| of each row's x is
+// must be bitwise that of bsrflow_graph_loop (same kernels), bsrflow_persistent's and the peer's
+// within 1e-6 (f64) / 1e-3 (f32) relative (their reductions differ). The true residual ||b - A x|| / ||b|| of each row's x is
 // computed on the host (fp64).
 //
 // Byte model (GB/s, % of copy): per iteration the matrix once, (n + 1) * 4 + nnz * (4 + sizeof(T)),
 // plus 11 vector passes of n * sizeof(T) (13 with Jacobi): SpMV reads p, writes q (2); the update
 // reads x, p, r, q and writes x, r (6, +1 Jacobi's inverse diagonal); the direction update reads
 // r, p and writes p (3, +1). The peer is rated on the same bytes (what CG must move), though it
-// moves more. Targets (bsrflow_graph_loop): <= 8 us per iteration at 32^3; >= 80% of the copy
-// bandwidth at 128^3.
+// moves more (and so does bsrflow_persistent: it stores z and gathers z and p). Targets (the
+// one-launch solves, bsrflow_graph_loop and bsrflow_persistent): <= 8 us per iteration at 32^3;
+// >= 80% of the copy bandwidth at 128^3.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,7 @@
 namespace bsrflow::bench {
 
 inline constexpr const char* kCgGraphLoop = "bsrflow_graph_loop";
+inline constexpr const char* kCgPersistent = "bsrflow_persistent";
 inline constexpr const char* kCgGraphPerIteration = "bsrflow_graph_per_iteration";
 inline constexpr const char* kCgEager = "bsrflow_eager";
 inline constexpr const char* kCgPeer = "cusparse_cublas_eager";

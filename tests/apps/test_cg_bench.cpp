@@ -112,7 +112,8 @@ TEST_CASE("cg_bench targets, comparison with the peer and report", "[apps]") {
                                  rec(32, kCgGraphLoop, "ok", 8.0, 0.3),            // 6: exactly 8 is met
                                  rec(32, kCgGraphLoop, "ok", 8.01, 0.3),           // 7: missed
                                  rec(128, kCgGraphLoop, "ok", 250, 0.79),          // 8: missed
-                                 rec(128, kCgGraphLoop, "wrong", 0, 0)};           // 9: never met
+                                 rec(128, kCgGraphLoop, "wrong", 0, 0),            // 9: never met
+                                 rec(32, kCgPersistent, "ok", 6.0, 0.4)};          // 10: met (one launch too)
   records[6].set("dtype", "f32");  // no f32 peer: no speedup
   add_cg_comparisons(records);
   CHECK(records[0].text("target") == "<= 8 us/iteration");
@@ -133,6 +134,9 @@ TEST_CASE("cg_bench targets, comparison with the peer and report", "[apps]") {
   CHECK_FALSE(records[8].flag("target_met", true));
   CHECK(records[9].text("target") == ">= 80% of copy bandwidth");
   CHECK_FALSE(records[9].has("target_met"));
+  CHECK(records[10].text("target") == "<= 8 us/iteration");
+  CHECK(records[10].flag("target_met"));
+  CHECK(records[10].number("speedup_vs_peer") == Approx(5.0));
   CHECK(target_met_cell(records[0]) == "<= 8 us/iteration: met");
   CHECK(target_met_cell(records[7]) == "<= 8 us/iteration: MISSED");
   CHECK(target_met_cell(records[9]) == ">= 80% of copy bandwidth");
@@ -162,8 +166,8 @@ TEST_CASE("cg_bench on small grids: every row correct and timed", "[apps][gpu]")
         parse({"--grids", "8,12", "--dtype", dtype, "--cg-iterations", "10", "--iters", "3", "--warmup", "1"});
     const CgBenchRun run = run_cg_bench(options, nullptr);
     CHECK(run.copy.bytes_per_second() > 0);
-    // 2 grids x 2 preconditioners x (3 bsrflow modes + the peer).
-    REQUIRE(run.records.size() == 16);
+    // 2 grids x 2 preconditioners x (4 bsrflow modes + the peer).
+    REQUIRE(run.records.size() == 20);
     for (const Record& r : run.records) {
       CAPTURE(r.number("grid"), r.text("precond"), r.text("mode"), r.text("note"));
       CHECK(r.text("status") == "ok");
@@ -184,6 +188,10 @@ TEST_CASE("cg_bench on small grids: every row correct and timed", "[apps][gpu]")
       if (r.text("mode") == kCgGraphPerIteration || r.text("mode") == kCgEager)
         CHECK(r.flag("bitwise_equal_to_graph_loop"));
       if (r.text("mode") == kCgPeer) CHECK(r.number("rel_diff_vs_graph_loop") >= 0);
+      if (r.text("mode") == kCgPersistent) {
+        CHECK(r.number("rel_diff_vs_graph_loop") <= (std::string(dtype) == "f64" ? 1e-9 : 1e-4));
+        CHECK_THAT(r.text("solver"), Catch::Contains("persistent cooperative kernel"));
+      }
     }
   }
 }

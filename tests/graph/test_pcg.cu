@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -144,12 +145,15 @@ TEST_CASE("PCG solves SPD block systems to the requested tolerance", "[graph][pc
   Stream stream;
   const int block = GENERATE(1, 2, 3, 8);
   const Preconditioner precond = GENERATE(Preconditioner::none, Preconditioner::jacobi, Preconditioner::block_jacobi);
-  CAPTURE(block, preconditioner_name(precond));
+  const PcgExecution execution = GENERATE(PcgExecution::graph_loop, PcgExecution::persistent);
+  CAPTURE(block, preconditioner_name(precond), pcg_execution_name(execution));
   Problem<double> p(block == 8 ? 6 : 11, block, 7u + block, stream);
   PcgOptions options;
   options.rtol = 1e-10;
   options.preconditioner = precond;
+  options.execution = execution;
   PcgSolver<double> cg(p.A.view(), options, stream);
+  CHECK(cg.execution() == execution);
   p.zero_guess(stream);
   const PcgResult r = cg.solve(p.b_dev.data(), p.x_dev.data(), stream);
   const std::vector<double> x = p.x(stream);
@@ -170,6 +174,8 @@ TEST_CASE("PCG in f32 reaches f32 accuracy", "[graph][pcg][gpu]") {
   PcgOptions options;
   options.rtol = 1e-5;
   options.preconditioner = Preconditioner::block_jacobi;
+  options.execution = GENERATE(PcgExecution::graph_loop, PcgExecution::persistent);
+  CAPTURE(pcg_execution_name(options.execution));
   PcgSolver<float> cg(p.A.view(), options, stream);
   p.zero_guess(stream);
   const PcgResult r = cg.solve(p.b_dev.data(), p.x_dev.data(), stream);
@@ -184,6 +190,7 @@ TEST_CASE("PCG repeats bitwise, re-points b and x in place, and matches eagerly 
   PcgOptions options;
   options.rtol = 1e-9;
   options.preconditioner = Preconditioner::block_jacobi;
+  options.execution = PcgExecution::graph_loop;  // solve_eager runs this execution's kernels
   PcgSolver<double> cg(p.A.view(), options, stream);
   p.zero_guess(stream);
   const PcgResult first = cg.solve(p.b_dev.data(), p.x_dev.data(), stream);
@@ -226,6 +233,63 @@ TEST_CASE("PCG repeats bitwise, re-points b and x in place, and matches eagerly 
   CHECK(same_bits(x1, x4));
 }
 
+TEST_CASE("PCG as one persistent kernel repeats bitwise, re-points b and x in place, and agrees with the graph loop",
+          "[graph][pcg][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  const int block = GENERATE(1, 3);
+  CAPTURE(block);
+  Problem<double> p(12, block, 17, stream);
+  PcgOptions options;
+  options.rtol = 1e-10;
+  options.preconditioner = block == 1 ? Preconditioner::jacobi : Preconditioner::block_jacobi;
+  options.execution = PcgExecution::persistent;
+  PcgSolver<double> cg(p.A.view(), options, stream);
+  CAPTURE(cg.describe());
+  CHECK(cg.describe().find("one persistent cooperative kernel of") != std::string::npos);
+  p.zero_guess(stream);
+  const PcgResult first = cg.solve(p.b_dev.data(), p.x_dev.data(), stream);
+  const std::vector<double> x1 = p.x(stream);
+  CHECK(first.converged);
+  CHECK(relative_distance(x1, p.x_star) <= 1e-8);
+
+  // Again from a poisoned guess overwritten by the same start: bitwise the same solve.
+  p.x_dev.fill_bytes(0xFF, stream);
+  p.zero_guess(stream);
+  const PcgResult second = cg.solve(p.b_dev.data(), p.x_dev.data(), stream);
+  CHECK(second.iterations == first.iterations);
+  CHECK(same_bits(x1, p.x(stream)));
+
+  // Other b and x buffers: one kernel-node update, not a new graph.
+  DeviceBuffer<double> b2(p.b.size(), stream), x_other(p.b.size(), stream);
+  BSRFLOW_CUDA(cudaMemcpyAsync(b2.data(), p.b_dev.data(), b2.bytes(), cudaMemcpyDeviceToDevice, stream));
+  x_other.fill_bytes(0, stream);
+  const cudaGraphExec_t native = cg.graph().native();
+  const PcgResult moved = cg.solve(b2.data(), x_other.data(), stream);
+  CHECK(moved.iterations == first.iterations);
+  CHECK(same_bits(x1, to_double_vector(x_other.to_host(stream))));
+  CHECK(cg.graph().native() == native);
+  CHECK(cg.graph().stats().instantiations == 1);
+
+  // The graph loop solves the same system: the same answer up to rounding (other reduction
+  // trees), in the same number of iterations give or take one.
+  options.execution = PcgExecution::graph_loop;
+  options.loop_mode = LoopMode::host_checked;  // no conditional node: this test also runs under racecheck
+  PcgSolver<double> loop(p.A.view(), options, stream);
+  p.zero_guess(stream);
+  const PcgResult looped = loop.solve(p.b_dev.data(), p.x_dev.data(), stream);
+  CHECK(relative_distance(p.x(stream), x1) <= 1e-9);
+  CHECK(looped.iterations + 1 >= first.iterations);
+  CHECK(first.iterations + 1 >= looped.iterations);
+  CHECK(looped.converged);
+
+  // automatic takes the persistent kernel for a system this small.
+  options.execution = PcgExecution::automatic;
+  options.loop_mode = LoopMode::automatic;
+  PcgSolver<double> automatic(p.A.view(), options, stream);
+  CHECK(automatic.execution() == PcgExecution::persistent);
+}
+
 TEST_CASE("PCG on a captured operator agrees with the BSR path", "[graph][pcg][gpu]") {
   BSRFLOW_REQUIRE_GPU();
   Stream stream;
@@ -240,6 +304,7 @@ TEST_CASE("PCG on a captured operator agrees with the BSR path", "[graph][pcg][g
   op.inverse_diagonal = jacobi.inverse().data();
   PcgOptions options;
   options.rtol = 1e-10;
+  options.execution = PcgExecution::graph_loop;  // the BSR solver below: the same kernels
   PcgSolver<double> cg(op, options, stream);
   p.zero_guess(stream);
   const PcgResult r = cg.solve(p.b_dev.data(), p.x_dev.data(), stream);
@@ -263,6 +328,8 @@ TEST_CASE("PCG stops at the limit, on an exact start, and reports breakdown", "[
   PcgOptions options;
   options.rtol = 1e-12;
   options.max_iterations = 5;
+  options.execution = GENERATE(PcgExecution::graph_loop, PcgExecution::persistent);
+  CAPTURE(pcg_execution_name(options.execution));
   PcgSolver<double> capped(p.A.view(), options, stream);
   p.zero_guess(stream);
   PcgResult r = capped.solve(p.b_dev.data(), p.x_dev.data(), stream);
@@ -299,6 +366,8 @@ TEST_CASE("PCG follows new matrix values after refresh_preconditioner", "[graph]
   PcgOptions options;
   options.rtol = 1e-10;
   options.preconditioner = Preconditioner::block_jacobi;
+  options.execution = GENERATE(PcgExecution::graph_loop, PcgExecution::persistent);
+  CAPTURE(pcg_execution_name(options.execution));
   PcgSolver<double> cg(p.A.view(), options, stream);
   HostBsr<double> doubled = p.host;
   for (double& v : doubled.values) v *= 2;
@@ -326,4 +395,8 @@ TEST_CASE("PCG refuses what it cannot solve", "[graph][pcg]") {
   options.preconditioner = Preconditioner::jacobi;
   BSRFLOW_CHECK_ERROR(PcgSolver<double>(op, options, nullptr), Errc::invalid_argument,
                       "PCG: jacobi with a LinearOperator needs its inverse_diagonal");
+  options.preconditioner = Preconditioner::none;
+  options.execution = PcgExecution::persistent;
+  BSRFLOW_CHECK_ERROR(PcgSolver<double>(op, options, nullptr), Errc::unsupported,
+                      "PCG: PcgExecution::persistent needs the BSR matrix; a LinearOperator runs graph_loop");
 }
