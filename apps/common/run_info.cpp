@@ -2,10 +2,7 @@
 
 #include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/timestamp.hpp"
-
-#ifndef BSRFLOW_GIT_COMMIT
-#define BSRFLOW_GIT_COMMIT "unknown"
-#endif
+#include "bsrflow_build_commit.hpp"  // generated in the build dir on every build (apps/CMakeLists.txt)
 
 namespace bsrflow::bench {
 

@@ -10,10 +10,11 @@ namespace bsrflow::bench {
 struct RunInfo {
   std::string device;  // e.g. "NVIDIA H200"
   std::string date;    // UTC, ISO 8601: "2025-11-22T03:08:00Z"
-  std::string commit;  // short git hash the build was configured from, or "unknown"
+  std::string commit;  // short git hash the binaries were built from (+ "-dirty"), or "unknown"
 };
 
-// The commit baked in at configure time.
+// The commit the binaries were built from: git's short hash of HEAD, with "-dirty" when tracked
+// files had uncommitted changes, or "unknown" where git could not tell (no git, no checkout).
 std::string build_commit();
 // Device name of the current GPU (needs a GPU) + date + commit.
 RunInfo collect_run_info();
