@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,22 @@ bool resolve_persistent(PcgExecution requested, const BsrView<const T>& A) {
   return supported && (requested == PcgExecution::persistent || matrix_bytes <= kPcgPersistentMaxMatrixBytes);
 }
 
+// f(std::integral_constant<int, kB>{}) for the block size kb (1..8) of the fused and persistent
+// kernels' instantiations.
+template <class F>
+decltype(auto) with_block_size(int kb, F&& f) {
+  switch (kb) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    default: return f(std::integral_constant<int, 8>{});
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -77,7 +94,7 @@ struct PcgSolver<T>::Impl {
   // PcgExecution::persistent: the one kernel of the solve and its extra buffers.
   bool persistent = false;
   int persistent_grid = 0;  // CTAs of the cooperative launch (all co-resident)
-  DeviceBuffer<T> z, p_other;
+  DeviceBuffer<T> work;  // (kPcgPersistentWorkVectors, n)
   DeviceBuffer<double> partials;
   Task whole_solve;
   const T* b = nullptr;
@@ -133,52 +150,38 @@ struct PcgSolver<T>::Impl {
   }
   FusedLaunches launches(LoopControl control) {
     const PcgVectors<T> v = vectors(control);
-    switch (kb) {
-      case 1: return launches_for<1>(v);
-      case 2: return launches_for<2>(v);
-      case 3: return launches_for<3>(v);
-      case 4: return launches_for<4>(v);
-      case 5: return launches_for<5>(v);
-      case 6: return launches_for<6>(v);
-      case 7: return launches_for<7>(v);
-      default: return launches_for<8>(v);
-    }
+    return with_block_size(kb, [&](auto k) { return launches_for<decltype(k)::value>(v); });
   }
 
-  // The persistent kernel for block size kB: its grid is what the device keeps co-resident (the
-  // cooperative launch's limit), capped by the work (SpMV groups, 256-row vector blocks).
-  // The first call (from build) sizes the grid and allocates the partials on `stream`.
-  template <int kB>
-  KernelLaunch persistent_for(const PcgVectors<T>& v, cudaStream_t stream) {
-    const auto kernel = detail::pcg_persistent<kB, T>;
-    if (persistent_grid == 0) {
+  // CTAs of the persistent kernel the device keeps co-resident (the cooperative launch's limit).
+  int persistent_resident() const {
+    return with_block_size(kb, [](auto k) {
       int per_sm = 0;
-      BSRFLOW_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, detail::kPcgThreads, 0));
+      BSRFLOW_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, detail::pcg_persistent<decltype(k)::value, T>,
+                                                                 detail::kPcgThreads, 0));
       BSRFLOW_REQUIRE(per_sm >= 1, Errc::unsupported, "PCG: the persistent kernel cannot run a single CTA per SM");
-      const std::int64_t resident = static_cast<std::int64_t>(per_sm) * device_info().sm_count;
-      const std::int64_t vector_ctas = ((n + kB - 1) / kB + detail::kPcgThreads - 1) / detail::kPcgThreads;
-      const std::int64_t work = std::max<std::int64_t>({spmv->grid_blocks(), vector_ctas, 1});
-      persistent_grid = static_cast<int>(std::min(resident, work));
+      return per_sm * device_info().sm_count;
+    });
+  }
+
+  // The persistent kernel; its grid is the co-resident CTAs capped by the work (SpMV groups,
+  // 256-row vector blocks). The first call (from build) sizes the grid and allocates the partials.
+  KernelLaunch persistent_launch(cudaStream_t stream = nullptr) {
+    const PcgVectors<T> v = vectors(LoopControl{nullptr, options.max_iterations});
+    if (persistent_grid == 0) {
+      const std::int64_t vector_ctas = ((n + kb - 1) / kb + detail::kPcgThreads - 1) / detail::kPcgThreads;
+      const std::int64_t needed = std::max<std::int64_t>({spmv->grid_blocks(), vector_ctas, 1});
+      persistent_grid = static_cast<int>(std::min<std::int64_t>(persistent_resident(), needed));
       partials = DeviceBuffer<double>(static_cast<std::size_t>(detail::kPcgPersistentPartialRows) * persistent_grid,
                                       stream);
     }
-    const detail::PcgPersistentBuffers<T> e{z.data(), p_other.data(), partials.data(), persistent_grid};
-    return KernelLaunch(kernel, dim3(persistent_grid), dim3(detail::kPcgThreads), 0, v, e,
-                        spmv->params<T>(A, x, q.data(), scalar(T(1)), scalar(T(0))))
-        .cooperative();
-  }
-  KernelLaunch persistent_launch(cudaStream_t stream = nullptr) {
-    const PcgVectors<T> v = vectors(LoopControl{nullptr, options.max_iterations});
-    switch (kb) {
-      case 1: return persistent_for<1>(v, stream);
-      case 2: return persistent_for<2>(v, stream);
-      case 3: return persistent_for<3>(v, stream);
-      case 4: return persistent_for<4>(v, stream);
-      case 5: return persistent_for<5>(v, stream);
-      case 6: return persistent_for<6>(v, stream);
-      case 7: return persistent_for<7>(v, stream);
-      default: return persistent_for<8>(v, stream);
-    }
+    const detail::PcgPersistentBuffers<T> e{work.data(), partials.data(), persistent_grid};
+    const auto a = spmv->params<T>(A, x, q.data(), scalar(T(1)), scalar(T(0)));
+    return with_block_size(kb, [&](auto k) {
+      return KernelLaunch(detail::pcg_persistent<decltype(k)::value, T>, dim3(persistent_grid),
+                          dim3(detail::kPcgThreads), 0, v, e, a)
+          .cooperative();
+    });
   }
 
   KernelLaunch spmv_x() { return spmv->launch(A, x, q.data(), scalar(T(1)), scalar(T(0))); }
@@ -259,18 +262,25 @@ PcgSolver<T>::PcgSolver(BsrView<const T> A, const PcgOptions& options, cudaStrea
   Impl& s = *impl_;
   s.A = A;
   s.persistent = resolve_persistent(options.execution, A);
-  // The persistent kernel runs the SpMV's group code with a fixed number of values per thread.
-  const SpmvOptions spmv_options =
-      s.persistent ? SpmvOptions{detail::kPcgPersistentItems, 256} : SpmvOptions{};
-  s.spmv = std::make_unique<SpmvPlan>(plan_spmv(A, stream, spmv_options));
+  s.kb = options.preconditioner == Preconditioner::block_jacobi ? A.R : 1;
+  // The persistent kernel runs the SpMV's group code with a fixed number of values per thread,
+  // on groups of at most 256 rows, fewer where that leaves CTAs idle: at n / resident rows per
+  // CTA every co-resident CTA gets a group and a thread streams fewer values (fewer dependent
+  // load rounds per iteration).
+  SpmvOptions spmv_options;
   if (s.persistent) {
-    s.z = DeviceBuffer<T>(static_cast<std::size_t>(s.n), stream);
-    s.p_other = DeviceBuffer<T>(static_cast<std::size_t>(s.n), stream);
+    const std::int64_t resident = s.persistent_resident();
+    int rows = 256;
+    while (rows > 32 && static_cast<std::int64_t>(rows / 2) * resident >= s.n) rows /= 2;
+    spmv_options = SpmvOptions{detail::kPcgPersistentItems, std::max(rows, A.R)};
   }
+  s.spmv = std::make_unique<SpmvPlan>(plan_spmv(A, stream, spmv_options));
+  if (s.persistent)
+    s.work = DeviceBuffer<T>(static_cast<std::size_t>(detail::kPcgPersistentWorkVectors) * static_cast<std::size_t>(s.n),
+                             stream);
   s.dot_reduce = ReduceScratch<T>(s.spmv->grid_blocks(), 1, stream);
   s.jacobi = JacobiPreconditioner<T>(A, options.preconditioner, stream);
   s.m = s.jacobi.apply();
-  s.kb = options.preconditioner == Preconditioner::block_jacobi ? A.R : 1;
   s.build(stream);
 }
 

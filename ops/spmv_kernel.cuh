@@ -62,6 +62,9 @@ struct Params {
 //   T x(std::int64_t j) const             the value x_j to multiply column j with
 //   T finish(std::int64_t row, T sum)     stores the row's result from its sum A_row . x and
 //                                         returns its dot term (0 when there is no dot)
+// Optionally also
+//   P prefetch(std::int64_t row) const       loads what finish needs, issued before the row's sum
+//   T finish(std::int64_t row, T sum, P)     (reduce_rows then calls this finish)
 // PlainRows is the SpMV's own: y_out = alpha sum (+ beta y), dot term w_row * y_out (w is read
 // after y is stored, so w may be y itself). The PCG's persistent kernel (graph/pcg_persistent.cuh)
 // brings its own (x_j made on the fly from two vectors).
@@ -78,6 +81,30 @@ struct PlainRows {
     return p.dot_result != nullptr ? p.dot_w[row] * out : T(0);
   }
 };
+
+template <class Rows>
+concept PrefetchingRows = requires(const Rows& rows, std::int64_t row) { rows.prefetch(row); };
+
+struct NoPrefetch {};
+
+// rows.prefetch(row) where the policy has one and this thread finishes the row.
+template <class Rows>
+__device__ __forceinline__ auto prefetch_row(const Rows& rows, bool mine, std::int64_t row) {
+  if constexpr (PrefetchingRows<Rows>) {
+    using P = decltype(rows.prefetch(row));
+    return mine ? rows.prefetch(row) : P{};
+  } else {
+    return NoPrefetch{};
+  }
+}
+
+template <class Rows, class T, class P>
+__device__ __forceinline__ T finish_row(const Rows& rows, std::int64_t row, T sum, const P& pre) {
+  if constexpr (PrefetchingRows<Rows>)
+    return rows.finish(row, sum, pre);
+  else
+    return rows.finish(row, sum);
+}
 
 // Phase 1: the group's `nvals` products into s_prod (storage order). kScalar: 1 x 1 blocks
 // (CSR), no index arithmetic.
@@ -138,6 +165,7 @@ __device__ __forceinline__ T reduce_rows(const Params<T>& p, const Rows& rows, i
   for (int base = 0; base < nrows; base += teams) {  // same trip count in every thread
     const int o = base + my_team;                     // element row within the group
     const bool active = o < nrows;
+    [[maybe_unused]] const auto pre = prefetch_row(rows, active && lane == 0, first_row + o);
     T acc = T(0);
     if (active) {
       const int local_block_row = p.div_R.div(o);
@@ -153,7 +181,7 @@ __device__ __forceinline__ T reduce_rows(const Params<T>& p, const Rows& rows, i
     // Butterfly over the team's lanes (all 32 lanes of every warp take part): every lane ends
     // with the same, order-fixed sum.
     for (int offset = team / 2; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
-    if (active && lane == 0) dot_terms += rows.finish(first_row + o, acc);
+    if (active && lane == 0) dot_terms += finish_row(rows, first_row + o, acc, pre);
   }
   return dot_terms;
 }

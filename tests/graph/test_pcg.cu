@@ -271,14 +271,15 @@ TEST_CASE("PCG as one persistent kernel repeats bitwise, re-points b and x in pl
   CHECK(cg.graph().native() == native);
   CHECK(cg.graph().stats().instantiations == 1);
 
-  // The graph loop solves the same system: the same answer up to rounding (other reduction
-  // trees), in the same number of iterations give or take one.
+  // The graph loop solves the same system: the same answer to well within the solution's own
+  // error (other reduction trees and, for Jacobi, the Chronopoulos-Gear recurrences), in the same
+  // number of iterations give or take one.
   options.execution = PcgExecution::graph_loop;
   options.loop_mode = LoopMode::host_checked;  // no conditional node: this test also runs under racecheck
   PcgSolver<double> loop(p.A.view(), options, stream);
   p.zero_guess(stream);
   const PcgResult looped = loop.solve(p.b_dev.data(), p.x_dev.data(), stream);
-  CHECK(relative_distance(p.x(stream), x1) <= 1e-9);
+  CHECK(relative_distance(p.x(stream), x1) <= 1e-8);
   CHECK(looped.iterations + 1 >= first.iterations);
   CHECK(first.iterations + 1 >= looped.iterations);
   CHECK(looped.converged);
