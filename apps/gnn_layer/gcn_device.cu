@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -105,20 +106,39 @@ __global__ void split_kernel(const float* values, const int* dest, std::int64_t 
   }
 }
 
-template <class T>
-__global__ void csr_spmm_add_kernel(CsrView<const float> A, const T* B, std::int64_t ldb, float* C, std::int64_t ldc,
-                                    int width) {
+// V consecutive values of type U, loaded or stored as one access (V = 4: 16 bytes of f32, 8 of f16).
+template <class U, int V>
+struct alignas(sizeof(U) * V) Pack {
+  U v[V];
+};
+
+template <class T, int V>
+__global__ void csr_spmm_finish_kernel(CsrView<const float> A, const T* B, std::int64_t ldb, const float* C,
+                                       std::int64_t ldc, const float* bias, bool relu, T* out, std::int64_t ldo,
+                                       int width) {
   const int lane = threadIdx.x % 32;
   const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * (blockDim.x / 32);
   for (std::int64_t i = (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / 32; i < A.rows;
        i += warps) {
     const int begin = A.row_ptr[i];
     const int end = A.row_ptr[i + 1];
-    if (begin == end) continue;
-    for (int c = lane; c < width; c += 32) {
-      float acc = C[i * ldc + c];  // (1) f32 accumulator per output element
-      for (int k = begin; k < end; ++k) acc += A.values[k] * to_float(B[static_cast<std::int64_t>(A.col_idx[k]) * ldb + c]);
-      C[i * ldc + c] = acc;
+    for (int c = lane * V; c < width; c += 32 * V) {
+      Pack<float, V> acc = *reinterpret_cast<const Pack<float, V>*>(C + i * ldc + c);  // f32 accumulators
+      for (int k = begin; k < end; ++k) {
+        const float a = A.values[k];
+        const Pack<T, V> b = *reinterpret_cast<const Pack<T, V>*>(B + static_cast<std::int64_t>(A.col_idx[k]) * ldb + c);
+#pragma unroll
+        for (int v = 0; v < V; ++v) acc.v[v] += a * to_float(b.v[v]);
+      }
+      Pack<T, V> o;
+#pragma unroll
+      for (int v = 0; v < V; ++v) {
+        float x = acc.v[v];
+        if (bias != nullptr) x += bias[c + v];
+        if (relu) x = fmaxf(x, 0.0f);
+        o.v[v] = from_float<T>(x);
+      }
+      *reinterpret_cast<Pack<T, V>*>(out + i * ldo + c) = o;
     }
   }
 }
@@ -219,11 +239,17 @@ void split_values(const float* values, const int* dest, std::int64_t count, T* k
 }
 
 template <class T>
-void csr_spmm_add(CsrView<const float> A, const T* B, std::int64_t ldb, float* C, std::int64_t ldc, int width,
-                  cudaStream_t stream) {
-  if (A.rows == 0 || A.nnz == 0 || width == 0) return;
+void csr_spmm_finish(CsrView<const float> A, const T* B, std::int64_t ldb, const float* C, std::int64_t ldc,
+                     const float* bias, bool relu, T* out, std::int64_t ldo, int width, cudaStream_t stream) {
+  if (A.rows == 0 || width == 0) return;
+  const auto aligned = [](const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
+  const bool packed = width % 4 == 0 && ldb % 4 == 0 && ldc % 4 == 0 && ldo % 4 == 0 && aligned(B, 4 * sizeof(T)) &&
+                      aligned(C, 4 * sizeof(float)) && aligned(out, 4 * sizeof(T));
   const std::int64_t threads = static_cast<std::int64_t>(A.rows) * 32;
-  csr_spmm_add_kernel<T><<<grid_for(threads), kThreads, 0, stream>>>(A, B, ldb, C, ldc, width);
+  if (packed)
+    csr_spmm_finish_kernel<T, 4><<<grid_for(threads), kThreads, 0, stream>>>(A, B, ldb, C, ldc, bias, relu, out, ldo, width);
+  else
+    csr_spmm_finish_kernel<T, 1><<<grid_for(threads), kThreads, 0, stream>>>(A, B, ldb, C, ldc, bias, relu, out, ldo, width);
   check_launch();
 }
 
@@ -238,15 +264,14 @@ void bias_activation(const TIn* in, const float* bias, T* out, int rows, int col
 #define GNN_INSTANTIATE(T)                                                                                      \
   template void convert_values<T>(const float*, T*, std::int64_t, cudaStream_t);                               \
   template void split_values<T>(const float*, const int*, std::int64_t, T*, float*, cudaStream_t);             \
-  template void csr_spmm_add<T>(CsrView<const float>, const T*, std::int64_t, float*, std::int64_t, int,       \
-                                cudaStream_t);                                                                 \
-  template void bias_activation<float, T>(const float*, const float*, T*, int, int, bool, cudaStream_t);       \
+  template void csr_spmm_finish<T>(CsrView<const float>, const T*, std::int64_t, const float*, std::int64_t,    \
+                                   const float*, bool, T*, std::int64_t, int, cudaStream_t);                   \
   template void bias_activation<T, T>(const T*, const float*, T*, int, int, bool, cudaStream_t);
 GNN_INSTANTIATE(__half)
 GNN_INSTANTIATE(__nv_bfloat16)
 template void convert_values<float>(const float*, float*, std::int64_t, cudaStream_t);
-template void csr_spmm_add<float>(CsrView<const float>, const float*, std::int64_t, float*, std::int64_t, int,
-                                  cudaStream_t);
+template void csr_spmm_finish<float>(CsrView<const float>, const float*, std::int64_t, const float*, std::int64_t,
+                                     const float*, bool, float*, std::int64_t, int, cudaStream_t);
 template void bias_activation<float, float>(const float*, const float*, float*, int, int, bool, cudaStream_t);
 
 }  // namespace bsrflow::gnn

@@ -47,11 +47,15 @@ template <class T>
 void split_values(const float* values, const int* dest, std::int64_t count, T* kept, float* rest,
                   cudaStream_t stream);
 
-// C[i, c] += sum_k A.values[k] * B[A.col_idx[k], c] for the rows of A and c < width. Row-major
-// B (ldb) and C (ldc). One warp per row.
+// The split path's last pass: out[i, c] = act(C[i, c] + sum_k A.values[k] * B[A.col_idx[k], c]
+// + bias[c]) for every row i of A (the CSR remainder; C holds the BSR part's f32 product) and
+// c < width, rounded to T once; bias may be null, act = ReLU or identity. Row-major B (ldb),
+// C (ldc), out (ldo). One warp per row, 4 columns per lane (16-byte f32 / 8-byte f16 accesses)
+// where widths, leading dimensions and pointers allow, else 1. One pass instead of an f32
+// read-modify-write of C followed by a bias / activation pass over it.
 template <class T>
-void csr_spmm_add(CsrView<const float> A, const T* B, std::int64_t ldb, float* C, std::int64_t ldc, int width,
-                  cudaStream_t stream);
+void csr_spmm_finish(CsrView<const float> A, const T* B, std::int64_t ldb, const float* C, std::int64_t ldc,
+                     const float* bias, bool relu, T* out, std::int64_t ldo, int width, cudaStream_t stream);
 
 // out[i, c] = act(in[i, c] + bias[c]) for i < rows, c < cols; row-major, leading dimension
 // cols for both; bias may be null (no bias); act = ReLU or identity. TIn is float or T.

@@ -147,11 +147,14 @@ template <class T>
 GcnForward<T>::~GcnForward() = default;
 
 template <class T>
-void GcnForward<T>::aggregate(Layer& L, const T* B, int width, cudaStream_t stream) {
+void GcnForward<T>::aggregate(Layer& L, const T* B, int width, const float* bias, bool relu, T* out,
+                              cudaStream_t stream) {
   const int n = A_.n_pad;
   const DenseView<const T> Bv{B, n, width, width, Layout::row_major};
   if (A_.path == AggregationPath::csr_cusparse) {
-    L.spmm->run(stream);
+    L.spmm->run(stream);  // into agg_t
+    if (bias != nullptr || relu || out != L.agg_t.data())
+      bias_activation<T, T>(L.agg_t.data(), bias, out, n, width, relu, stream);
     return;
   }
   if (L.has_plan) {
@@ -160,30 +163,24 @@ void GcnForward<T>::aggregate(Layer& L, const T* B, int width, cudaStream_t stre
   } else {
     BSRFLOW_CUDA(cudaMemsetAsync(L.agg_f32.data(), 0, L.agg_f32.bytes(), stream));
   }
-  csr_spmm_add<T>(A_.rest.view(), B, width, L.agg_f32.data(), width, width, stream);
+  csr_spmm_finish<T>(A_.rest.view(), B, width, L.agg_f32.data(), width, bias, relu, out, width, width, stream);
 }
 
 template <class T>
 void GcnForward<T>::enqueue(cudaStream_t stream) {
   cublas_.set_stream(stream);  // also re-sets its workspace: cuBLAS must not allocate inside a capture
   const int n = A_.n_pad;
-  const bool split = A_.path == AggregationPath::bsr_split;
   for (auto& Lp : layers_) {
     Layer& L = *Lp;
     const DenseView<const T> Wv{L.W.data(), L.in, L.out, L.out, Layout::row_major};
     if (!L.aggregate_first) {
-      // H W on cuBLAS, then A_hat (H W), then bias + activation.
+      // H W on cuBLAS, then act(A_hat (H W) + bias).
       bench::cublas_dense_gemm<T>(cublas_.get(), DenseView<const T>{L.input, n, L.in, L.in, Layout::row_major}, Wv,
                                   DenseView<T>{L.dense.data(), n, L.out, L.out, Layout::row_major});
-      aggregate(L, L.dense.data(), L.out, stream);
-      if (split)
-        bias_activation<float, T>(L.agg_f32.data(), L.bias.data(), L.h.data(), n, L.out, L.relu, stream);
-      else
-        bias_activation<T, T>(L.agg_t.data(), L.bias.data(), L.h.data(), n, L.out, L.relu, stream);
+      aggregate(L, L.dense.data(), L.out, L.bias.data(), L.relu, L.h.data(), stream);
     } else {
       // Z = A_hat H (rounded to T), then Z W on cuBLAS, then bias + activation.
-      aggregate(L, L.input, L.in, stream);
-      if (split) bias_activation<float, T>(L.agg_f32.data(), nullptr, L.agg_t.data(), n, L.in, false, stream);
+      aggregate(L, L.input, L.in, nullptr, false, L.agg_t.data(), stream);
       bench::cublas_dense_gemm<T>(cublas_.get(), DenseView<const T>{L.agg_t.data(), n, L.in, L.in, Layout::row_major}, Wv,
                                   DenseView<T>{L.dense.data(), n, L.out, L.out, Layout::row_major});
       bias_activation<T, T>(L.dense.data(), L.bias.data(), L.h.data(), n, L.out, L.relu, stream);

@@ -80,7 +80,8 @@ class GcnForward {
 
  private:
   struct Layer;
-  void aggregate(Layer& layer, const T* B, int width, cudaStream_t stream);
+  // out = act(A_hat B + bias) (bias may be null; act = ReLU or identity), rounded to T once.
+  void aggregate(Layer& layer, const T* B, int width, const float* bias, bool relu, T* out, cudaStream_t stream);
   const GcnOperator<T>& A_;
   bench::CublasHandle& cublas_;
   const T* X_;
