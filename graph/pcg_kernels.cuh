@@ -77,33 +77,65 @@ __device__ void for_each_owned_block(const PcgVectors<T>& v, Fn&& fn) {
     fn(blk);
 }
 
+// The initial residual of preconditioner block `blk`: r = b - q stored, z = M^-1 r stored into
+// z_out; adds r.z, r.r, b.b to acc. (q is read through L2: the persistent kernel wrote it.)
+template <int kB, class T>
+__device__ __forceinline__ void initial_residual_block(const PcgVectors<T>& v, std::int64_t blk, T* z_out,
+                                                       double (&acc)[3]) {
+  double r[kB], z[kB];
+#pragma unroll
+  for (int k = 0; k < kB; ++k) {
+    const std::int64_t i = blk * kB + k;
+    r[k] = 0;
+    if (i < v.n) {
+      const double bi = v.b[i];
+      r[k] = bi - static_cast<double>(__ldcg(v.q + i));
+      acc[2] += bi * bi;
+    }
+  }
+  precondition<kB>(v, blk, r, z);
+#pragma unroll
+  for (int k = 0; k < kB; ++k) {
+    const std::int64_t i = blk * kB + k;
+    if (i >= v.n) continue;
+    v.r[i] = static_cast<T>(r[k]);
+    z_out[i] = static_cast<T>(z[k]);
+    acc[0] += r[k] * z[k];
+    acc[1] += r[k] * r[k];
+  }
+}
+
+// The update of block `blk`: x += alpha p, r -= alpha q, z = M^-1 r (stored into z_out unless
+// null); adds r.z, r.r to acc.
+template <int kB, class T>
+__device__ __forceinline__ void update_block(const PcgVectors<T>& v, std::int64_t blk, double alpha, const T* p,
+                                             T* z_out, double (&acc)[2]) {
+  double r[kB], z[kB];
+#pragma unroll
+  for (int k = 0; k < kB; ++k) {
+    const std::int64_t i = blk * kB + k;
+    r[k] = 0;
+    if (i < v.n) {
+      v.x[i] = static_cast<T>(static_cast<double>(__ldcg(v.x + i)) + alpha * static_cast<double>(__ldcg(p + i)));
+      r[k] = static_cast<double>(__ldcg(v.r + i)) - alpha * static_cast<double>(__ldcg(v.q + i));
+      v.r[i] = static_cast<T>(r[k]);
+    }
+  }
+  precondition<kB>(v, blk, r, z);
+#pragma unroll
+  for (int k = 0; k < kB; ++k) {
+    const std::int64_t i = blk * kB + k;
+    if (z_out != nullptr && i < v.n) z_out[i] = static_cast<T>(z[k]);
+    acc[0] += r[k] * z[k];
+    acc[1] += r[k] * r[k];
+  }
+}
+
 // r = b - q (q = A x), p = z = M^-1 r; r.z, r.r, b.b; decides whether the loop starts.
 template <int kB, class T>
 __global__ void __launch_bounds__(kPcgThreads) pcg_init(PcgVectors<T> v) {
   double acc[3] = {0, 0, 0};  // r.z, r.r, b.b
-  for_each_owned_block<kB>(v, [&](std::int64_t blk) {
-    double r[kB], z[kB];
-#pragma unroll
-    for (int k = 0; k < kB; ++k) {
-      const std::int64_t i = blk * kB + k;
-      r[k] = 0;
-      if (i < v.n) {
-        const double bi = v.b[i];
-        r[k] = bi - static_cast<double>(v.q[i]);
-        acc[2] += bi * bi;
-      }
-    }
-    precondition<kB>(v, blk, r, z);
-#pragma unroll
-    for (int k = 0; k < kB; ++k) {
-      const std::int64_t i = blk * kB + k;
-      if (i >= v.n) continue;
-      v.r[i] = static_cast<T>(r[k]);
-      v.p[i] = static_cast<T>(z[k]);
-      acc[0] += r[k] * z[k];
-      acc[1] += r[k] * r[k];
-    }
-  });
+  for_each_owned_block<kB>(v, [&](std::int64_t blk) { initial_residual_block<kB>(v, blk, v.p, acc); });
   double total[3];
   if (grid_sum<kPcgThreads, 3>(acc, v.ws, total) && threadIdx.x == 0) {
     const double threshold = v.rtol * sqrt(total[2]) + v.atol;
@@ -128,27 +160,7 @@ __global__ void __launch_bounds__(kPcgThreads) pcg_update(PcgVectors<T> v) {
   const double alpha = v.s->rz / pq;
   const bool ok = pq > 0 && isfinite(alpha);  // same in every thread
   double acc[2] = {0, 0};  // r.z, r.r
-  if (ok) {
-    for_each_owned_block<kB>(v, [&](std::int64_t blk) {
-      double r[kB], z[kB];
-#pragma unroll
-      for (int k = 0; k < kB; ++k) {
-        const std::int64_t i = blk * kB + k;
-        r[k] = 0;
-        if (i < v.n) {
-          v.x[i] = static_cast<T>(static_cast<double>(v.x[i]) + alpha * static_cast<double>(v.p[i]));
-          r[k] = static_cast<double>(v.r[i]) - alpha * static_cast<double>(v.q[i]);
-          v.r[i] = static_cast<T>(r[k]);
-        }
-      }
-      precondition<kB>(v, blk, r, z);
-#pragma unroll
-      for (int k = 0; k < kB; ++k) {
-        acc[0] += r[k] * z[k];
-        acc[1] += r[k] * r[k];
-      }
-    });
-  }
+  if (ok) for_each_owned_block<kB>(v, [&](std::int64_t blk) { update_block<kB>(v, blk, alpha, v.p, static_cast<T*>(nullptr), acc); });
   double total[2];
   if (grid_sum<kPcgThreads, 2>(acc, v.ws, total) && threadIdx.x == 0) {
     if (!ok) {

@@ -377,29 +377,7 @@ __device__ void persistent_two_barrier(const PcgVectors<T>& v, const PcgPersiste
 
   // r = b - q, z = M^-1 r; r.z, r.r, b.b.
   double init[3] = {0, 0, 0};
-  for_each_owned_block<kB>(v, [&](std::int64_t blk) {
-    double r[kB], z[kB];
-#pragma unroll
-    for (int k = 0; k < kB; ++k) {
-      const std::int64_t i = blk * kB + k;
-      r[k] = 0;
-      if (i < v.n) {
-        const double bi = v.b[i];
-        r[k] = bi - static_cast<double>(__ldcg(v.q + i));
-        init[2] += bi * bi;
-      }
-    }
-    precondition<kB>(v, blk, r, z);
-#pragma unroll
-    for (int k = 0; k < kB; ++k) {
-      const std::int64_t i = blk * kB + k;
-      if (i >= v.n) continue;
-      v.r[i] = static_cast<T>(r[k]);
-      z_buf[i] = static_cast<T>(z[k]);
-      init[0] += r[k] * z[k];
-      init[1] += r[k] * r[k];
-    }
-  });
+  for_each_owned_block<kB>(v, [&](std::int64_t blk) { initial_residual_block<kB>(v, blk, z_buf, init); });
   double sums[3];
   persistent_grid_sum<3>(init, e.partials, stride, 0, sums, sh.warp_sums, sh.total);
   double rz = sums[0], rr = sums[1], beta = 0;
@@ -427,27 +405,7 @@ __device__ void persistent_two_barrier(const PcgVectors<T>& v, const PcgPersiste
 
     // B. x += alpha p', r -= alpha q, z = M^-1 r; r.z, r.r.
     double acc[2] = {0, 0};
-    for_each_owned_block<kB>(v, [&](std::int64_t blk) {
-      double r[kB], z[kB];
-#pragma unroll
-      for (int k = 0; k < kB; ++k) {
-        const std::int64_t i = blk * kB + k;
-        r[k] = 0;
-        if (i < v.n) {
-          v.x[i] = static_cast<T>(static_cast<double>(__ldcg(v.x + i)) + alpha * static_cast<double>(__ldcg(p_new + i)));
-          r[k] = static_cast<double>(__ldcg(v.r + i)) - alpha * static_cast<double>(__ldcg(v.q + i));
-          v.r[i] = static_cast<T>(r[k]);
-        }
-      }
-      precondition<kB>(v, blk, r, z);
-#pragma unroll
-      for (int k = 0; k < kB; ++k) {
-        const std::int64_t i = blk * kB + k;
-        if (i < v.n) z_buf[i] = static_cast<T>(z[k]);
-        acc[0] += r[k] * z[k];
-        acc[1] += r[k] * r[k];
-      }
-    });
+    for_each_owned_block<kB>(v, [&](std::int64_t blk) { update_block<kB>(v, blk, alpha, p_new, z_buf, acc); });
     double next[2];
     persistent_grid_sum<2>(acc, e.partials, stride, 4, next, sh.warp_sums, sh.total);
     beta = next[0] / rz;
