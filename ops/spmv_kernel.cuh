@@ -194,9 +194,10 @@ __device__ __forceinline__ T long_row(const Params<T>& p, const Rows& rows, int 
   T acc[kMaxBlockDim];  // (R) partial row sums, registers (indices are compile-time after unrolling)
 #pragma unroll
   for (int r = 0; r < kMaxBlockDim; ++r) acc[r] = T(0);
-  for (int b = first_block + static_cast<int>(threadIdx.x); b < end_block; b += kThreads) {
+  // 64-bit counter: b + kThreads may pass INT_MAX when nnzb is within kThreads of it.
+  for (std::int64_t b = first_block + static_cast<std::int64_t>(threadIdx.x); b < end_block; b += kThreads) {
     const int col = __ldg(p.col_idx + b);
-    const T* block = p.values + static_cast<std::int64_t>(b) * p.block_size;  // (R, C)
+    const T* block = p.values + b * p.block_size;  // (R, C)
     for (int c = 0; c < p.C; ++c) {
       const std::int64_t xi = static_cast<std::int64_t>(col) * p.C + c;
       if (col < 0 || xi >= p.cols) continue;
