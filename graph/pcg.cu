@@ -403,7 +403,9 @@ std::string PcgSolver<T>::describe() const {
   const Impl& s = *impl_;
   const std::string how = s.n == 0        ? std::string("empty system")
                           : s.persistent ? "one persistent cooperative kernel of " + std::to_string(s.persistent_grid) +
-                                               " CTAs per solve"
+                                               " CTAs per solve, " +
+                                               (s.kb == 1 ? "one grid barrier per iteration (Chronopoulos-Gear)"
+                                                          : "two grid barriers per iteration")
                                          : s.exec.loop_mode_reason();
   return "pcg " + std::string(dtype_name(dtype_of_v<T>)) + " n=" + std::to_string(s.n) + " " +
          preconditioner_name(s.options.preconditioner) + ", " + (s.spmv ? s.spmv->name() : std::string("operator")) +

@@ -247,6 +247,9 @@ TEST_CASE("PCG as one persistent kernel repeats bitwise, re-points b and x in pl
   PcgSolver<double> cg(p.A.view(), options, stream);
   CAPTURE(cg.describe());
   CHECK(cg.describe().find("one persistent cooperative kernel of") != std::string::npos);
+  // Jacobi (one row per preconditioner block): the one-barrier loop; block-Jacobi: the two-barrier one.
+  CHECK(cg.describe().find(block == 1 ? "one grid barrier per iteration" : "two grid barriers per iteration") !=
+        std::string::npos);
   p.zero_guess(stream);
   const PcgResult first = cg.solve(p.b_dev.data(), p.x_dev.data(), stream);
   const std::vector<double> x1 = p.x(stream);
