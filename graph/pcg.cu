@@ -164,17 +164,9 @@ struct PcgSolver<T>::Impl {
     });
   }
 
-  // The persistent kernel; its grid is the co-resident CTAs capped by the work (SpMV groups,
-  // 256-row vector blocks). The first call (from build) sizes the grid and allocates the partials.
-  KernelLaunch persistent_launch(cudaStream_t stream = nullptr) {
+  // The persistent kernel (its grid, work vectors and partials are sized by the constructor).
+  KernelLaunch persistent_launch() {
     const PcgVectors<T> v = vectors(LoopControl{nullptr, options.max_iterations});
-    if (persistent_grid == 0) {
-      const std::int64_t vector_ctas = ((n + kb - 1) / kb + detail::kPcgThreads - 1) / detail::kPcgThreads;
-      const std::int64_t needed = std::max<std::int64_t>({spmv->grid_blocks(), vector_ctas, 1});
-      persistent_grid = static_cast<int>(std::min<std::int64_t>(persistent_resident(), needed));
-      partials = DeviceBuffer<double>(static_cast<std::size_t>(detail::kPcgPersistentPartialRows) * persistent_grid,
-                                      stream);
-    }
     const detail::PcgPersistentBuffers<T> e{work.data(), partials.data(), persistent_grid};
     const auto a = spmv->params<T>(A, x, q.data(), scalar(T(1)), scalar(T(0)));
     return with_block_size(kb, [&](auto k) {
@@ -199,7 +191,7 @@ struct PcgSolver<T>::Impl {
     b = r.data();
     x = p.data();
     if (persistent) {
-      whole_solve = graph.kernel("pcg (persistent)", persistent_launch(stream));
+      whole_solve = graph.kernel("pcg (persistent)", persistent_launch());
       exec = graph.instantiate(stream);
       return;
     }
@@ -266,18 +258,25 @@ PcgSolver<T>::PcgSolver(BsrView<const T> A, const PcgOptions& options, cudaStrea
   // The persistent kernel runs the SpMV's group code with a fixed number of values per thread,
   // on groups of at most 256 rows, fewer where that leaves CTAs idle: at n / resident rows per
   // CTA every co-resident CTA gets a group and a thread streams fewer values (fewer dependent
-  // load rounds per iteration).
+  // load rounds per iteration). Its grid (sized once, here) is the co-resident CTAs capped by the
+  // work (SpMV groups, 256-row vector blocks).
   SpmvOptions spmv_options;
+  const std::int64_t resident = s.persistent ? s.persistent_resident() : 0;
   if (s.persistent) {
-    const std::int64_t resident = s.persistent_resident();
     int rows = 256;
     while (rows > 32 && static_cast<std::int64_t>(rows / 2) * resident >= s.n) rows /= 2;
     spmv_options = SpmvOptions{detail::kPcgPersistentItems, std::max(rows, A.R)};
   }
   s.spmv = std::make_unique<SpmvPlan>(plan_spmv(A, stream, spmv_options));
-  if (s.persistent)
+  if (s.persistent) {
+    const std::int64_t vector_ctas = ((s.n + s.kb - 1) / s.kb + detail::kPcgThreads - 1) / detail::kPcgThreads;
+    const std::int64_t needed = std::max<std::int64_t>({s.spmv->grid_blocks(), vector_ctas, 1});
+    s.persistent_grid = static_cast<int>(std::min(resident, needed));
     s.work = DeviceBuffer<T>(static_cast<std::size_t>(detail::kPcgPersistentWorkVectors) * static_cast<std::size_t>(s.n),
                              stream);
+    s.partials =
+        DeviceBuffer<double>(static_cast<std::size_t>(detail::kPcgPersistentPartialRows) * s.persistent_grid, stream);
+  }
   s.dot_reduce = ReduceScratch<T>(s.spmv->grid_blocks(), 1, stream);
   s.jacobi = JacobiPreconditioner<T>(A, options.preconditioner, stream);
   s.m = s.jacobi.apply();
