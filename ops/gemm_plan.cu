@@ -46,6 +46,7 @@ struct GemmPlan::Impl {
   int num_tiles = 0;
   int ctas = 0;
   bool tma_store_epilogue = true;
+  bool single_box_b = true;
   // Where the configuration came from (plan_gemm's tuning).
   TuningSource source = TuningSource::heuristic;
   std::string tuning_note;
@@ -122,6 +123,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->b = B;
   impl->c = C;
   impl->tma_store_epilogue = options.tma_store_epilogue;
+  impl->single_box_b = options.single_box_b;
 
   DeviceInfo device;
   if (options.kernel != GemmOptions::Choice::reference) device = device_info();
@@ -330,7 +332,14 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       // (with no rows any legal stride will do; ld may even be 0 for a column-major 0 x N B)
       const std::uint64_t stride[1] = {none ? 128u : static_cast<std::uint64_t>(B.ld) * 2};
       const void* base = none ? stand_in : B.data;
-      if (B.layout == Layout::row_major) {
+      // The 3-D view needs whole panels: with N % 64 != 0 its last panel would read past a row.
+      params.b_one_box = B.layout == Layout::row_major && p.single_box_b && !none && n % 64 == 0 ? 1 : 0;
+      if (params.b_one_box) {  // (64 columns, K, N / 64 panels); panels 128 bytes apart
+        const std::uint64_t dims[3] = {64, k, n / 64};
+        const std::uint64_t strides[2] = {stride[0], 128};
+        const std::uint32_t box[3] = {64, static_cast<std::uint32_t>(kc), static_cast<std::uint32_t>(cfg.swath / 64)};
+        params.tmap_b = sm90::make_tensor_map(p.in, base, 3, dims, strides, box, 128);
+      } else if (B.layout == Layout::row_major) {
         const std::uint64_t dims[2] = {n, k};
         const std::uint32_t box[2] = {64, static_cast<std::uint32_t>(kc)};
         params.tmap_b = sm90::make_tensor_map(p.in, base, 2, dims, stride, box, 128);

@@ -55,7 +55,7 @@ class TuningCache;  // tuning_cache.hpp
 //              faithful sample of a huge one, with scratch B / C, and stores the winner
 // Tuning applies only where the plan would run the Hopper kernel and the options leave its
 // configuration to the planner (swath, stages, k_chunk, orientation unset, split_long_rows on,
-// not copy_only); max_ctas and tma_store_epilogue are honoured while tuning.
+// not copy_only); max_ctas, tma_store_epilogue and single_box_b are honoured while tuning.
 enum class GemmTuning : std::uint8_t { off, cached, exhaustive };
 
 // Where a plan's configuration came from.
@@ -82,6 +82,10 @@ struct GemmOptions {
   // beta == 0, direct orientation: asynchronous TMA stores of output chunks (a switch for
   // measuring its effect; perf_log entry 2).
   bool tma_store_epilogue = true;
+  // Row-major B with N % 64 == 0: load a stage's (k_chunk x swath) slice of B as one 3-D TMA box
+  // instead of one box per 64 columns (fewer instructions on the issuing thread; a switch for
+  // measuring its effect, perf_log entry 6). Other B layouts and widths always use per-panel boxes.
+  bool single_box_b = true;
   GemmTuning tuning = GemmTuning::off;
   // Where cached / exhaustive look up and store; null = default_tuning_cache() (the user's
   // cache directory, tuning_cache.hpp). Must outlive the plan_gemm call only.

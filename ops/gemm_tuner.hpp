@@ -74,7 +74,7 @@ struct GemmTuningResult {
 
 // Times the candidates of (A's block shape, in, B's layout) on `device`. `row_ptr` is A's row_ptr
 // on the host; A.row_ptr and A.col_idx are device pointers (A.values is not read). `base` supplies
-// max_ctas and tma_store_epilogue. Allocates, synchronises `stream`. Throws Error(unsupported)
+// max_ctas, tma_store_epilogue and single_box_b. Allocates, synchronises `stream`. Throws Error(unsupported)
 // when the Hopper kernel does not take the problem.
 GemmTuningResult tune_gemm(const GemmBsrOperand& A, const std::vector<int>& row_ptr, DType in, const DenseDesc& B,
                            const DenseDesc& C, const GemmOptions& base, const DeviceInfo& device, cudaStream_t stream);

@@ -33,7 +33,11 @@ struct SplitRow {
 struct GemmParams {
   // Loads.
   CUtensorMap tmap_a;  // A values as (C, R, nnzb), box (k_chunk, R, 1)
-  CUtensorMap tmap_b;  // row-major B as (N, K), box (64, k_chunk); column-major as (K, N), box (k_chunk, <=256)
+  // Row-major B: b_one_box == 0: (N, K), box (64, k_chunk), one box per 64-column panel of a stage;
+  // b_one_box == 1: (64, K, N / 64) - the 64-column panels as a third dimension (stride 128 bytes),
+  // box (64, k_chunk, swath / 64), the whole stage slice in one box. Column-major B: (K, N), box
+  // (k_chunk, <=256).
+  CUtensorMap tmap_b;
   CUtensorMap tmap_c;  // C for TMA stores: row-major (N, M) / column-major (M, N), box = one epilogue chunk
   const int* col_idx;  // nnzb block-column indices
 
@@ -46,6 +50,7 @@ struct GemmParams {
   int stages;
   int block_c;           // C: the K extent of a block
   int chunks_per_block;  // C / k_chunk
+  int b_one_box;         // see tmap_b
 
   // Epilogue: C = alpha * acc + beta * C (C not read when beta == 0).
   void* c;

@@ -61,13 +61,19 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, int lane) {
             // (KC, R) chunk of block kb0 + i: coordinates (k within block, row, block).
             tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i);
             const int k0 = block_col * p.block_c + chunk * K::KC;  // first B row of this chunk
+            if (!K::kBColMajor && p.b_one_box) {
+              // All SW / 64 panels in one box: (column in panel, k, panel); the layout in shared
+              // memory is the same as the per-panel boxes' ([panel][k][64 columns], swizzled).
+              tma_load_3d(ring.b(stage), &p.tmap_b, ring.full(stage), 0, k0, n0 / 64);
+            } else {
 #pragma unroll
-            for (int box = 0; box < K::kBBoxes; ++box) {
-              unsigned char* dst = ring.b(stage) + box * K::kBBoxBytes;
-              if constexpr (K::kBColMajor)
-                tma_load_2d(dst, &p.tmap_b, ring.full(stage), k0, n0 + box * K::kBBoxCols);  // (k, n)
-              else
-                tma_load_2d(dst, &p.tmap_b, ring.full(stage), n0 + box * K::kBBoxCols, k0);  // (n, k)
+              for (int box = 0; box < K::kBBoxes; ++box) {
+                unsigned char* dst = ring.b(stage) + box * K::kBBoxBytes;
+                if constexpr (K::kBColMajor)
+                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), k0, n0 + box * K::kBBoxCols);  // (k, n)
+                else
+                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), n0 + box * K::kBBoxCols, k0);  // (n, k)
+              }
             }
           }
           if (++stage == p.stages) {

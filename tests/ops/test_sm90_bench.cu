@@ -6,7 +6,9 @@
 // Method (DESIGN.md "Benchmarks"): CUDA events around each run, warm-up, median / min / max of
 // 20 runs, L2 flushed before every timed run (a memset of 2x L2, outside the timed region),
 // random data, plan time reported apart. Effective TFLOPS count stored blocks only:
-// 2 * nnzb * R * C * N / t. Set BSRFLOW_SM90BENCH_N to change the size (multiple of 128).
+// 2 * nnzb * R * C * N / t. Set BSRFLOW_SM90BENCH_N to change the size (multiple of 128),
+// BSRFLOW_SM90BENCH_BLOCKS to a comma list (e.g. "16,128") to run fewer block sizes, and
+// BSRFLOW_SM90BENCH_REPS to time fewer runs (1 with one warm-up: a profiler run).
 #include <catch2/catch.hpp>
 
 #include <cublas_v2.h>
@@ -59,8 +61,9 @@ struct Timing {
 };
 
 // `run` timed `reps` times after `warmup` untimed runs; `flush` runs before each, untimed.
-Timing time_runs(const std::function<void()>& run, const std::function<void()>& flush, cudaStream_t s,
-                 int warmup = 3, int reps = 20) {
+Timing time_runs(const std::function<void()>& run, const std::function<void()>& flush, cudaStream_t s) {
+  int reps = 20, warmup = 3;
+  if (const char* env = std::getenv("BSRFLOW_SM90BENCH_REPS")) reps = std::max(1, std::atoi(env)), warmup = 1;
   for (int i = 0; i < warmup; ++i) run();
   Event start, stop;
   std::vector<double> ms;
@@ -116,7 +119,16 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     BSRFLOW_CUBLAS(cublasDestroy(handle));
   }
 
-  for (int b : {16, 32, 64, 128}) {
+  std::vector<int> blocks = {16, 32, 64, 128};
+  if (const char* env = std::getenv("BSRFLOW_SM90BENCH_BLOCKS")) {
+    blocks.clear();
+    for (const char* c = env; *c != '\0';) {
+      blocks.push_back(std::atoi(c));
+      while (*c != '\0' && *c != ',') ++c;
+      if (*c == ',') ++c;
+    }
+  }
+  for (int b : blocks) {
     // Exactly 1/8 of the block columns of every block row, at random positions.
     const int block_rows = n / b, block_cols = n / b, per_row = block_cols / 8;
     std::mt19937 rng(static_cast<std::uint32_t>(b));
@@ -138,8 +150,9 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     const double flops = 2.0 * static_cast<double>(nnzb) * b * b * n;
 
     // The tuned plan first, then its mechanics switched off one at a time, then the alternatives.
-    std::vector<GemmOptions> variants(2);
+    std::vector<GemmOptions> variants(3);
     variants[1].tma_store_epilogue = false;
+    variants[2].single_box_b = false;
     for (const sm90::KernelEntry& e : sm90::all_kernels()) {
       if (e.key.in != DType::f16 || e.key.b_col_major || e.key.R != b || e.key.k_chunk != std::min(b, 64)) continue;
       const sm90::Tuning tuned = sm90::tuned_for(b);
@@ -163,8 +176,9 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
       const double tflops = flops / (t.median_ms * 1e-3) / 1e12;
       if (o.copy_only) probe_tflops = std::max(probe_tflops, tflops);
       if (&o == &variants.front()) tuned_tflops = tflops;
-      const char* note = &o == &variants[0] ? "  [tuned]"
+      const char* note = &o == &variants[0]   ? "  [tuned]"
                          : &o == &variants[1] ? "  [no TMA-store epilogue]"
+                         : &o == &variants[2] ? "  [per-panel B boxes]"
                                               : "";
       std::printf("block %3d  %-44s plan %7.1f ms  run %.4f ms (min %.4f max %.4f)  %6.1f TFLOPS  %.3f of cuBLAS%s\n",
                   b, plan.name().c_str(), plan_ms, t.median_ms, t.min_ms, t.max_ms, tflops, tflops / cublas_tflops,

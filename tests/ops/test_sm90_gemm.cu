@@ -304,6 +304,22 @@ void check_entry(const sm90::KernelEntry& e) {
     c.c_layout = Layout::col_major, c.padded = true, c.beta = 0.0f;
     check_exact<TIn, float>(c, o);
   }
+  if (!e.key.b_col_major) {
+    // N % 64 == 0: a row-major B stage arrives as one 3-D box (the default; the last swath is
+    // partial, so panels past N are zero-filled) or as one box per 64-column panel.
+    Case c;
+    c.R = R;
+    c.C = e.key.k_chunk;
+    c.M = 3 * R + R / 2, c.K = 5 * c.C + c.C / 2, c.N = e.key.swath + 64;
+    c.seed = static_cast<std::uint32_t>(R * 7 + c.C);
+    c.padded = true;  // ldb > N: the panels' 128-byte stride is independent of the row stride
+    check_exact<TIn, TIn>(c, o);
+    c.padded = false;
+    GemmOptions panels = o;
+    panels.single_box_b = false;
+    c.c_layout = Layout::col_major, c.beta = -3.0f;
+    check_exact<TIn, float>(c, panels);
+  }
   if (e.key.k_chunk < 64) {  // a shallower chunk than the block: 4 stages per block
     GemmOptions shallow = o;
     shallow.k_chunk = e.key.k_chunk;
@@ -548,7 +564,8 @@ TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
 
 TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops][sm90][gpu][sm90small]") {
   // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
-  // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row.
+  // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row,
+  // per-panel (N = 72) and one-box (N = 128) B stages.
   SM90_REQUIRE_HOPPER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
@@ -561,6 +578,7 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     check_exact<__half, __half>(c, split);
     c.c_layout = Layout::col_major;
     c.beta = 2.0f;
+    c.N = 128;  // N % 64 == 0: row-major B stages as one 3-D box
     check_exact<__half, float>(c, GemmOptions{});
   }
 }
