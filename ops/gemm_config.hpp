@@ -1,7 +1,7 @@
 // The one struct that names a Hopper BSR GEMM kernel configuration. Everything that selects a
 // kernel instantiation or sizes its launch is here; the printable name is derived from it
-// (CUTLASS-profiler style), e.g. "bsr_sm90_f16_r64c64_swath256_s5" or
-// "bsr_sm90_f16_r16c16_swath512_s8_swap_bcol".
+// (CUTLASS-profiler style), e.g. "bsr_sm90_f16_r64c64_swath256_s5",
+// "bsr_sm90_f16_r16c16_swath512_s8_swap_bcol" or "bsr_sm90_f16_r128c128_swath256_s4_pair".
 #pragma once
 
 #include <cstdint>
@@ -28,6 +28,9 @@ struct Sm90Config {
   Layout b_layout = Layout::row_major;
   bool copy_only = false;  // speed-of-light probe: the same loads, no math, no stores
   int kc = 0;              // K extent of one stage; 0 = default_k_chunk()
+  // CTAs per cluster (run time, like stages): 1, or 2 = a CTA pair on adjacent swaths of the
+  // same block rows, each A chunk loaded once from L2 and multicast into both.
+  int cluster = 1;
 
   // Default K extent of one pipeline stage: a 128-wide block is cut into two 64-deep chunks so
   // that more stages fit in shared memory (and the 128-byte swizzle row holds 64 16-bit
@@ -45,6 +48,7 @@ struct Sm90Config {
     if (k_chunk() != default_k_chunk()) s += "_kc" + std::to_string(k_chunk());
     if (swap()) s += "_swap";
     if (b_layout == Layout::col_major) s += "_bcol";
+    if (cluster == 2) s += "_pair";
     if (copy_only) s += "_copy";
     return s;
   }

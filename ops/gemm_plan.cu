@@ -44,6 +44,7 @@ struct GemmPlan::Impl {
   DeviceBuffer<float> workspace;
   int num_swaths = 0;
   int num_tiles = 0;
+  int num_groups = 0;  // tile groups: one tile per CTA of a cluster (GemmParams::num_groups)
   int ctas = 0;
   bool tma_store_epilogue = true;
   bool single_box_b = true;
@@ -151,13 +152,30 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   BSRFLOW_REQUIRE(tiles <= INT_MAX, Errc::unsupported,
                   std::to_string(tiles) + " tiles (pieces x swaths) exceed the sm90 kernel's 32-bit tile index");
   impl->num_tiles = static_cast<int>(tiles);
-  impl->ctas = static_cast<int>(std::min<std::int64_t>(tiles, sms));
   if (impl->schedule.num_slots > 0) {
     const std::size_t tile_floats = static_cast<std::size_t>(A.R) * swath;
     impl->workspace = DeviceBuffer<float>(
         static_cast<std::size_t>(impl->schedule.num_slots) * impl->num_swaths * tile_floats, stream);
   }
   sm90::prepare_kernel(*impl->entry, device.smem_per_block_optin);
+
+  // CTA pairs (clusters of 2): explicit requests that cannot run are errors; a tuned default
+  // quietly runs single CTAs instead.
+  Sm90Config& cfg = impl->config;
+  int resident_pairs = 0;
+  if (cfg.cluster == 2) {
+    BSRFLOW_REQUIRE(options.cluster != 2 || sms >= 2, Errc::invalid_argument,
+                    "GemmOptions::cluster = 2 needs at least 2 CTAs, but max_ctas is " + std::to_string(sms));
+    if (sms >= 2) resident_pairs = sm90::max_active_clusters(*impl->entry, cfg.stages, 2);
+    BSRFLOW_REQUIRE(options.cluster != 2 || resident_pairs > 0, Errc::unsupported,
+                    "GemmOptions::cluster = 2: no CTA pair of " + cfg.name() + " fits on this GPU");
+    if (resident_pairs == 0) cfg.cluster = 1;
+  }
+  const std::int64_t groups =
+      static_cast<std::int64_t>(impl->schedule.num_pieces) * ceil_div(impl->num_swaths, cfg.cluster);
+  impl->num_groups = static_cast<int>(groups);
+  if (cfg.cluster == 1) impl->ctas = static_cast<int>(std::min<std::int64_t>(groups, sms));
+  else impl->ctas = 2 * static_cast<int>(std::min<std::int64_t>({groups, sms / 2, resident_pairs}));
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the schedule is complete before the plan is used
   return impl;
 }
@@ -371,6 +389,8 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     params.num_pieces = p.schedule.num_pieces;
     params.num_swaths = p.num_swaths;
     params.num_tiles = p.num_tiles;
+    params.cluster = cfg.cluster;
+    params.num_groups = p.num_groups;
     params.stages = cfg.stages;
     params.block_c = A.C;
     params.chunks_per_block = cfg.chunks_per_block();

@@ -79,6 +79,10 @@ struct GemmOptions {
   bool split_long_rows = true;                 // cut rows far above average across CTAs
   bool copy_only = false;                      // speed-of-light probe: loads only, C untouched
   int max_ctas = 0;                            // persistent CTAs; 0 = one per SM
+  // CTAs per cluster: 0 = tuned, 1, or 2 = CTA pairs on adjacent swaths sharing each A chunk
+  // (loaded once, TMA-multicast to both). 2 needs max_ctas 0 or >= 2; the plan's name ends in
+  // "_pair" when pairs run.
+  int cluster = 0;
   // beta == 0, direct orientation: asynchronous TMA stores of output chunks (a switch for
   // measuring its effect; perf_log entry 2).
   bool tma_store_epilogue = true;

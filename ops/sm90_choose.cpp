@@ -58,6 +58,9 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
   cfg.orientation = options.orientation.value_or(tuned.orientation);
   cfg.b_layout = B.layout;
   cfg.copy_only = options.copy_only;
+  BSRFLOW_REQUIRE(options.cluster >= 0 && options.cluster <= 2, Errc::invalid_argument,
+                  "GemmOptions::cluster (" + str(options.cluster) + ") must be 0 (tuned), 1 or 2");
+  cfg.cluster = options.cluster > 0 ? options.cluster : tuned.cluster;
   cfg.stages = 0;
   if (options.k_chunk > 0) {
     BSRFLOW_REQUIRE((options.k_chunk == 16 || options.k_chunk == 32 || options.k_chunk == 64) &&

@@ -52,15 +52,22 @@ __device__ __forceinline__ void mma_stage(float (&acc)[K::kMTiles][K::kAccPerTil
 }
 
 // Run by the 128 threads of consumer warpgroup `wg`; `warp` is the warp within the warpgroup.
+// Releases stage s: one arrival per warpgroup on empty[s] of every CTA in the cluster (the peer's
+// producer multicasts A into this CTA's stage s too).
+__device__ __forceinline__ void release_stage(std::uint64_t* empty, int cluster, int rank) {
+  mbar_arrive(empty);
+  if (cluster == 2) mbar_arrive_cluster(empty, static_cast<std::uint32_t>(rank ^ 1));
+}
+
 template <class K>
-__device__ void consume(const GemmParams& p, const Ring<K>& ring, int wg, int warp, int lane) {
+__device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int wg, int warp, int lane) {
   const bool releaser = warp == 0 && lane == 0;  // one arrival per warpgroup on empty[]
   int stage = 0;
   std::uint32_t phase = 0;
   float acc[K::kMTiles][K::kAccPerTile];  // (64 x wgmma-N) f32 per m-tile, this warpgroup's part
   int epi_count = 0;                       // epilogue chunks stored so far (double-buffer parity)
-  for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
-    const TileWork w = tile_work(p, t);
+  for (int g = loop.first; g < p.num_groups; g += loop.step) {
+    const TileWork w = tile_work(p, loop, g);
     const int iters = (w.kb_end - w.kb_begin) * p.chunks_per_block;
 #pragma unroll
     for (int mt = 0; mt < K::kMTiles; ++mt)
@@ -79,7 +86,7 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, int wg, int wa
         wgmma_wait<1>();  // the previous stage's group has retired: its smem may be reused
         fence_accumulators<K>(acc);
       }
-      if (it > 0 && releaser) mbar_arrive(ring.empty(prev_stage));
+      if (it > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
       prev_stage = stage;
       if (++stage == p.stages) {
         stage = 0;
@@ -90,9 +97,11 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, int wg, int wa
       wgmma_wait<0>();
       fence_accumulators<K>(acc);
     }
-    if (iters > 0 && releaser) mbar_arrive(ring.empty(prev_stage));
+    if (iters > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
+    // A phantom swath (past N, odd swath count in a CTA pair) kept the pair in step; no output.
     if constexpr (!K::kCopyOnly)
-      epilogue<K>(p, w, acc, reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp, lane, epi_count);
+      if (w.swath < p.num_swaths)
+        epilogue<K>(p, w, acc, reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp, lane, epi_count);
   }
   // TMA stores still reading the staging buffers must finish before the CTA's shared memory goes.
   if (releaser) bulk_wait_group<0>();

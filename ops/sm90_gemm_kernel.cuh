@@ -29,20 +29,25 @@ __global__ void __launch_bounds__(K::kThreads, 1) bsr_gemm_kernel(const __grid_c
     tma_prefetch_map(&p.tmap_a);
     tma_prefetch_map(&p.tmap_b);
     for (int s = 0; s < p.stages; ++s) {
-      mbar_init(ring.full(s), 1);                 // the producer's arrive_expect_tx
-      mbar_init(ring.empty(s), K::kConsumers);    // one arrival per consumer warpgroup
+      mbar_init(ring.full(s), 1);                             // the producer's arrive_expect_tx
+      mbar_init(ring.empty(s), K::kConsumers * p.cluster);    // each consumer warpgroup of the cluster
     }
     mbar_fence_init();
   }
-  __syncthreads();
+  // The peer's multicasts and arrivals target this CTA's barriers: they must exist first.
+  if (p.cluster > 1) cluster_sync();
+  else __syncthreads();
 
+  const TileLoop loop = tile_loop(p, static_cast<int>(cluster_rank()));
   if (wg == 0) {
     setmaxnreg_dec<K::kProducerRegs>();
-    if (warp == 0) produce<K>(p, ring, lane);
+    if (warp == 0) produce<K>(p, ring, loop, lane);
   } else {
     setmaxnreg_inc<K::kConsumerRegs>();
-    consume<K>(p, ring, wg - 1, warp, lane);
+    consume<K>(p, ring, loop, wg - 1, warp, lane);
   }
+  // Neither CTA of a pair leaves while the other may still arrive on its barriers.
+  if (p.cluster > 1) cluster_sync();
 }
 
 }  // namespace bsrflow::sm90

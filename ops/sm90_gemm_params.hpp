@@ -42,11 +42,17 @@ struct GemmParams {
   const int* col_idx;  // nnzb block-column indices
 
   // Schedule: tile t is piece (t % num_pieces) of swath (t / num_pieces); pieces are ordered
-  // longest row first, so CTAs running together share one swath of B in L2.
+  // longest row first, so CTAs running together share one swath of B in L2. With clusters of
+  // `cluster` CTAs (1 or 2), cluster c takes tile groups g = c, c + clusters, ...: group g is
+  // piece (g % num_pieces) of swaths cluster * (g / num_pieces) + rank - the same A blocks, so
+  // rank 0 loads each A chunk once and multicasts it to both. A swath >= num_swaths (odd
+  // num_swaths) is a phantom: loaded (zero-filled B) and computed, never stored.
   const Piece* pieces;
   int num_pieces;
   int num_swaths;
-  int num_tiles;
+  int num_tiles;   // num_pieces * num_swaths
+  int cluster;     // CTAs per cluster: 1 or 2
+  int num_groups;  // num_pieces * ceil(num_swaths / cluster)
   int stages;
   int block_c;           // C: the K extent of a block
   int chunks_per_block;  // C / k_chunk

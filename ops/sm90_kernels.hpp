@@ -59,7 +59,11 @@ std::span<const KernelEntry> all_kernels();
 // earlier plan that needs more.
 void prepare_kernel(const KernelEntry& entry, std::size_t bytes);
 
-// Launches `grid` persistent CTAs. Throws Error(cuda) on a launch failure.
+// How many clusters of `cluster` CTAs with a ring of `stages` can be resident at once (0: none).
+int max_active_clusters(const KernelEntry& entry, int stages, int cluster);
+
+// Launches `grid` persistent CTAs (a multiple of params.cluster, in clusters of that many).
+// Throws Error(cuda) on a launch failure.
 void launch_kernel(const KernelEntry& entry, const GemmParams& params, int grid, cudaStream_t stream);
 
 }  // namespace bsrflow::sm90

@@ -12,7 +12,8 @@ namespace bsrflow::sm90 {
 #if defined(__CUDACC__)
 
 // The shared-memory ring: stage s holds A at a(s) and B at b(s); full[s] completes when TMA has
-// delivered both, empty[s] when both consumer warpgroups have finished reading it.
+// delivered both, empty[s] when the consumer warpgroups of every CTA in the cluster have
+// finished reading their stage s (the A chunk is multicast into all of them).
 template <class K>
 struct Ring {
   unsigned char* base;
@@ -42,11 +43,11 @@ struct Ring {
 // warps by a run-time box % warps (the divisions on the issuing thread: -40%, no gain from the
 // extra instruction streams).
 template <class K>
-__device__ void produce(const GemmParams& p, const Ring<K>& ring, int lane) {
+__device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int lane) {
   int stage = 0;
   std::uint32_t phase = 0;
-  for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
-    const TileWork w = tile_work(p, t);
+  for (int g = loop.first; g < p.num_groups; g += loop.step) {
+    const TileWork w = tile_work(p, loop, g);
     const int n0 = w.swath * K::SW;
     for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {
       const int count = min(32, w.kb_end - kb0);
@@ -55,11 +56,16 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, int lane) {
         const int block_col = __shfl_sync(0xffffffffu, my_col, i);
         for (int chunk = 0; chunk < p.chunks_per_block; ++chunk) {
           if (lane == 0) {
-            // Wait until both consumers released this slot (first pass: returns at once).
+            // Wait until the consumers (of both CTAs of a pair) released this slot (first pass:
+            // returns at once).
             mbar_wait(ring.empty(stage), phase ^ 1u);
             mbar_arrive_expect_tx(ring.full(stage), K::kTxBytes);
-            // (KC, R) chunk of block kb0 + i: coordinates (k within block, row, block).
-            tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i);
+            // (KC, R) chunk of block kb0 + i: coordinates (k within block, row, block). In a CTA
+            // pair, rank 0 loads it into both CTAs; rank 1's full[] counts those bytes too.
+            if (p.cluster == 1)
+              tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i);
+            else if (loop.rank == 0)
+              tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i, 0x3);
             const int k0 = block_col * p.block_c + chunk * K::KC;  // first B row of this chunk
             if (!K::kBColMajor && p.b_one_box) {
               // All SW / 64 panels in one box: (column in panel, k, panel); the layout in shared

@@ -17,14 +17,23 @@ struct TileWork {
   int swath;     // which swath of N
 };
 
-// Static round-robin over tiles (t = blockIdx.x, + gridDim.x, ...): deterministic and needs no
-// atomics or per-run reset, so a run is a single capturable launch. Tiles are swath-major:
-// the CTAs resident at one time all read the same B swath (it stays in L2), and inside a swath
-// the longest rows come first so the short ones fill the tail.
-__device__ __forceinline__ TileWork tile_work(const GemmParams& p, int t) {
-  const int swath = t / p.num_pieces;
-  const Piece piece = p.pieces[t - swath * p.num_pieces];
-  return {piece.row, piece.kb_begin, piece.kb_end, piece.slot, swath};
+// Static round-robin over tile groups (g = cluster index, + number of clusters, ...):
+// deterministic and needs no atomics or per-run reset, so a run is a single capturable launch.
+// Groups are swath-major: the CTAs resident at one time all read the same B swaths (they stay in
+// L2), and inside a swath the longest rows come first so the short ones fill the tail. The CTAs
+// of a cluster walk the same groups, hence the same pieces, stages and ring phases.
+struct TileLoop {
+  int first;  // this cluster's first group
+  int step;   // clusters in the grid
+  int rank;   // this CTA's rank in its cluster: its swath within a group
+};
+__device__ __forceinline__ TileLoop tile_loop(const GemmParams& p, int rank) {
+  return {static_cast<int>(blockIdx.x) / p.cluster, static_cast<int>(gridDim.x) / p.cluster, rank};
+}
+__device__ __forceinline__ TileWork tile_work(const GemmParams& p, const TileLoop& l, int g) {
+  const int swath_group = g / p.num_pieces;
+  const Piece piece = p.pieces[g - swath_group * p.num_pieces];
+  return {piece.row, piece.kb_begin, piece.kb_end, piece.slot, swath_group * p.cluster + l.rank};
 }
 
 #endif  // __CUDACC__

@@ -13,6 +13,9 @@
 //   treats all ring slots as free on its first pass.
 // - The TMA byte count of a box is the full box even where it lies outside the tensor (those
 //   elements are zero-filled), so expect_tx always announces whole boxes.
+// - A multicast box from the cluster peer may complete its bytes on a barrier before the local
+//   producer's arrive.expect_tx for that phase: the tx-count goes transiently negative, and the
+//   phase still cannot complete without the local arrival.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +68,31 @@ __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, std::uint32_t pari
   }
 }
 
+// ---- Clusters -----------------------------------------------------------------------------------
+
+// This CTA's rank in its cluster (0 when launched without clusters).
+__device__ __forceinline__ std::uint32_t cluster_rank() {
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+
+// One arrival on the barrier at the same shared-memory offset as `bar` in cluster CTA `cta`
+// (release at cluster scope: this thread's earlier reads of the stage are done).
+__device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, std::uint32_t cta) {
+  std::uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_addr(bar)), "r"(cta));
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+}
+
+// All threads of every CTA in the cluster: barrier with release / acquire at cluster scope.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile(
+      "barrier.cluster.arrive.release.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;\n" ::
+          : "memory");
+}
+
 // ---- TMA ------------------------------------------------------------------------------------------
 
 // The tensor map lives in kernel parameter space (__grid_constant__); its generic address is
@@ -89,6 +117,17 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const void* map, std::uin
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], "
       "[%2];\n" ::"r"(smem_addr(dst)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
+// As tma_load_3d, but the box lands at the same shared-memory offset in every CTA of `cta_mask`
+// (this cluster's ranks) and completes bytes on each one's barrier at `bar`'s offset.
+__device__ __forceinline__ void tma_load_3d_multicast(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
+                                                      int c2, std::uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, "
+      "%4, %5}], [%2], %6;\n" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
       : "memory");
 }
 

@@ -10,6 +10,7 @@ namespace bsrflow::sm90 {
 struct Tuning {
   int swath;
   GemmOrientation orientation;
+  int cluster = 1;  // CTAs per cluster (2: A chunks multicast to a CTA pair)
 };
 
 // Per block height R, from perf_log.md entry 1 (H100, 8192^3 f16, 12.5% blocks):

@@ -320,6 +320,20 @@ void check_entry(const sm90::KernelEntry& e) {
     c.c_layout = Layout::col_major, c.beta = -3.0f;
     check_exact<TIn, float>(c, panels);
   }
+  {  // CTA pairs (A chunks multicast): two swaths (one pair), then three (a phantom fourth)
+    GemmOptions pairs = o;
+    pairs.cluster = 2;
+    Case c;
+    c.R = R;
+    c.C = e.key.k_chunk;
+    c.M = 4 * R + R / 2, c.K = 5 * c.C + c.C / 2, c.N = 2 * e.key.swath;
+    c.b_layout = bl;
+    c.seed = static_cast<std::uint32_t>(R * 11 + c.C);
+    check_exact<TIn, TIn>(c, pairs);
+    c.N = 2 * e.key.swath + 72;
+    c.c_layout = Layout::col_major, c.beta = 2.0f;
+    check_exact<TIn, float>(c, pairs);
+  }
   if (e.key.k_chunk < 64) {  // a shallower chunk than the block: 4 stages per block
     GemmOptions shallow = o;
     shallow.k_chunk = e.key.k_chunk;
@@ -352,14 +366,19 @@ TEST_CASE("sm90 GEMM: every instantiated configuration is exact against the refe
 
 TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90][gpu]") {
   SM90_REQUIRE_HOPPER();
-  const GemmOptions automatic;
+  // The tuned plan, and the same with CTA pairs (N = 136: one swath, so one CTA of each pair
+  // computes a phantom swath).
+  for (int cluster : {0, 2})
   for (int b : {16, 32, 64, 128}) {
+    GemmOptions automatic;
+    automatic.cluster = cluster;
+    const std::string name = "cluster " + std::to_string(cluster) + ", block " + std::to_string(b);
     Case c;
     c.R = c.C = b;
     c.M = 9 * b;
     c.K = 9 * b;
     c.N = 136;
-    SECTION("block " + std::to_string(b) + ": patterns") {
+    SECTION(name + ": patterns") {
       for (Pattern p : {Pattern::none, Pattern::empty_rows, Pattern::single_block, Pattern::full,
                         Pattern::one_long_row}) {
         c.pattern = p;
@@ -369,7 +388,7 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
         check_exact<__half, __half>(c, automatic);
       }
     }
-    SECTION("block " + std::to_string(b) + ": power-law rows split across CTAs") {
+    SECTION(name + ": power-law rows split across CTAs") {
       c.M = 48 * b;
       c.K = 40 * b;
       c.pattern = Pattern::powerlaw;
@@ -384,12 +403,13 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
       c.beta = 1.0f;
       c.c_layout = Layout::col_major;
       check_exact<__half, __half>(c, automatic);
-      GemmOptions no_split;
+      GemmOptions no_split = automatic;
       no_split.split_long_rows = false;
       check_exact<__half, float>(c, no_split);
     }
   }
   SECTION("K == 0, M == 0 and N == 0") {
+    const GemmOptions automatic;
     Case c;
     c.R = c.C = 64;
     c.M = 128, c.K = 0, c.N = 64, c.pattern = Pattern::none;
@@ -444,9 +464,13 @@ TEST_CASE("sm90 GEMM: random data against fp64, bitwise repeatable", "[ops][sm90
       using TOut = decltype(tag_out);
       const Problem<TIn, TOut> p = real_problem<TIn, TOut>(c);
       DeviceProblem<TIn, TOut> d(p, false, stream);
+      for (int cluster : {1, 2}) {
+      GemmOptions o;
+      o.cluster = cluster;
       const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)),
-                                      GemmOptions{}, stream);
+                                      o, stream);
       REQUIRE(plan.kernel() == GemmKernel::sm90);
+      CHECK((plan.name().find("_pair") != std::string::npos) == (cluster == 2));
       const std::vector<TOut> first = run_plan(plan, d, p, 1.5f, c.beta, stream);
       const std::vector<TOut> second = run_plan(plan, d, p, 1.5f, c.beta, stream);
       CHECK(test::bitwise_equal(first, second));
@@ -456,6 +480,7 @@ TEST_CASE("sm90 GEMM: random data against fp64, bitwise repeatable", "[ops][sm90
       const double err = host::relative_error(out, ref);
       CAPTURE(plan.name(), err);
       CHECK(err <= bound);
+      }
     };
     check(__half{}, float{}, 1e-5);
     check(__half{}, __half{}, 1e-3);
@@ -474,8 +499,11 @@ TEST_CASE("sm90 GEMM: run is capturable into a CUDA Graph", "[ops][sm90][gpu]") 
   Stream stream;
   const Problem<__half, float> p = integer_problem<__half, float>(c);
   DeviceProblem<__half, float> d(p, false, stream);
+  GemmOptions o;
+  SECTION("single CTAs") { o.cluster = 1; }
+  SECTION("CTA pairs (a cluster launch)") { o.cluster = 2; }
   const GemmPlan plan =
-      plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), GemmOptions{}, stream);
+      plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), o, stream);
   REQUIRE(plan.kernel() == GemmKernel::sm90);
   const std::vector<float> eager = run_plan(plan, d, p, 2.0f, 1.0f, stream);
 
@@ -560,12 +588,22 @@ TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
                              0.0f, stream);
   },
          Errc::invalid_argument, "the plan was made for f16 -> f32, run was called with f16 -> f16");
+  // A CTA pair needs two CTAs; a tuned pair default would quietly run one CTA instead.
+  GemmOptions pair_of_one;
+  pair_of_one.cluster = 2;
+  pair_of_one.max_ctas = 1;
+  expect([&] { (void)plan_gemm(std::as_const(d.A).view(), describe(B), describe(C), pair_of_one, stream); },
+         Errc::invalid_argument, "GemmOptions::cluster = 2 needs at least 2 CTAs, but max_ctas is 1");
+  pair_of_one.max_ctas = 3;  // an odd limit: one pair
+  const GemmPlan one_pair = plan_gemm(std::as_const(d.A).view(), describe(B), describe(C), pair_of_one, stream);
+  CHECK(one_pair.ctas() == 2);
+  CHECK_THAT(one_pair.name(), Catch::EndsWith("_pair"));
 }
 
 TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops][sm90][gpu][sm90small]") {
   // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
   // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row,
-  // per-panel (N = 72) and one-box (N = 128) B stages.
+  // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs.
   SM90_REQUIRE_HOPPER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
@@ -580,6 +618,13 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     c.beta = 2.0f;
     c.N = 128;  // N % 64 == 0: row-major B stages as one 3-D box
     check_exact<__half, float>(c, GemmOptions{});
+    // CTA pairs: two pairs share the split row; with one swath, rank 1 of each pair computes a
+    // phantom swath (never stored).
+    GemmOptions pairs = split;
+    pairs.cluster = 2;
+    c.beta = 0.0f;
+    c.c_layout = Layout::row_major;
+    check_exact<__half, __half>(c, pairs);
   }
 }
 

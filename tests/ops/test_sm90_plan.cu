@@ -68,7 +68,11 @@ TEST_CASE("Sm90Config names derive from the configuration", "[ops][sm90]") {
   CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_swap_bcol_copy");
   c.kc = 32;
   CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_kc32_swap_bcol_copy");
+  c.copy_only = false;
   c.kc = 0;
+  c.cluster = 2;
+  CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_swap_bcol_pair");
+  c.cluster = 1;
   c.C = 32;
   CHECK(c.k_chunk() == 32);
   CHECK(c.chunks_per_block() == 1);
@@ -197,6 +201,13 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   kc32.k_chunk = 64;
   SM90_CHECK_ERROR(sm90::choose(pattern(128, 96, 128, 32), DType::f16, dense(96, 256), dense(128, 256), kc32, h100),
                    Errc::invalid_argument, "GemmOptions::k_chunk (64) must be 16, 32 or 64 and divide C (32)");
+  GemmOptions pairs;
+  pairs.cluster = 2;
+  CHECK(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), pairs, h100)
+            .config.name() == "bsr_sm90_f16_r128c128_swath256_s4_pair");
+  pairs.cluster = 3;
+  SM90_CHECK_ERROR(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), pairs, h100),
+                   Errc::invalid_argument, "GemmOptions::cluster (3) must be 0 (tuned), 1 or 2");
   // Direct orientation cannot take 16-row blocks.
   forced.stages = 0;
   forced.swath = 0;
