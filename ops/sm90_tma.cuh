@@ -77,12 +77,14 @@ __device__ __forceinline__ std::uint32_t cluster_rank() {
   return r;
 }
 
-// One arrival on the barrier at the same shared-memory offset as `bar` in cluster CTA `cta`
-// (release at cluster scope: this thread's earlier reads of the stage are done).
+// One arrival on the barrier at the same shared-memory offset as `bar` in cluster CTA `cta`.
+// Default semantics (release, CTA scope), as CUTLASS's ClusterBarrier::arrive: what it orders is
+// this warpgroup's finished wgmma reads of a stage before the peer's TMA overwrites it.
+// (perf_log entry 7: the first measurement used .release.cluster.)
 __device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, std::uint32_t cta) {
   std::uint32_t remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_addr(bar)), "r"(cta));
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
 }
 
 // All threads of every CTA in the cluster: barrier with release / acquire at cluster scope.

@@ -20,13 +20,15 @@ struct Tuning {
 // - R <= 32: swap-AB (a 64-row wgmma-M on 16/32 rows would waste 75% / 50% of the tensor core),
 //   swath 512: 32: 221 TFLOPS vs 173 at swath 256; 16: 66 vs 46 (the wider swath halves the
 //   per-stage barrier and wgmma-issue overhead per flop); confirmed in entries 2-4.
+// - CTA pairs (A chunks multicast, entry 7): R = 64 401 TFLOPS vs 373 single; 128 515 vs 525
+//   (not load-bound there), 16 / 32 within 2% (A is 3-6% of a stage): pairs for 64 only.
 // - k-chunk 64 (the default): 32-deep chunks with 8 stages lost at 64 (299 vs 383) and 128
 //   (472 vs 526), entry 3.
 constexpr Tuning tuned_for(int R) {
   switch (R) {
     case 16: return {512, GemmOrientation::swap};
     case 32: return {512, GemmOrientation::swap};
-    case 64: return {256, GemmOrientation::direct};
+    case 64: return {256, GemmOrientation::direct, 2};
     default: return {256, GemmOrientation::direct};  // 128
   }
 }

@@ -192,9 +192,10 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
                          : &o == &variants[4] ? "  [CTA pairs]"
                          : &o == &variants.back() ? "  [tuned, again]"
                                               : "";
-      std::printf("block %3d  %-44s plan %7.1f ms  run %.4f ms (min %.4f max %.4f)  %6.1f TFLOPS  %.3f of cuBLAS%s\n",
-                  b, plan.name().c_str(), plan_ms, t.median_ms, t.min_ms, t.max_ms, tflops, tflops / cublas_tflops,
-                  note);
+      std::printf("block %3d  %-44s plan %7.1f ms  %3d CTAs  run %.4f ms (min %.4f max %.4f)  %6.1f TFLOPS  %.3f of "
+                  "cuBLAS%s\n",
+                  b, plan.name().c_str(), plan_ms, plan.ctas(), t.median_ms, t.min_ms, t.max_ms, tflops,
+                  tflops / cublas_tflops, note);
     }
     if (probe_tflops > 0.0)
       std::printf("block %3d  tuned / copy-only probe = %.3f, tuned / min(cuBLAS, probe) = %.3f\n", b,

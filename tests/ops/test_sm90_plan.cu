@@ -113,6 +113,7 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
           CHECK(choice.config.swath == sm90::tuned_for(R).swath);
           CHECK(choice.config.orientation == sm90::tuned_for(R).orientation);
+          CHECK(choice.config.cluster == sm90::tuned_for(R).cluster);
         }
   // Registry entries are unique, and every one fits at least the minimum ring.
   std::set<std::string> names;
