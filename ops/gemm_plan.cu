@@ -374,7 +374,13 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       const std::uint64_t stride[1] = {static_cast<std::uint64_t>(C.ld) * sizeof(TOut)};
       const std::uint32_t rows = static_cast<std::uint32_t>(p.entry->epi_rows);
       const std::uint32_t cols = static_cast<std::uint32_t>(p.entry->epi_cols);
-      if (C.layout == Layout::row_major) {
+      if (C.layout == Layout::row_major && sizeof(TOut) == 2) {
+        // 16-bit into row-major C: the kernel stages twice-wide chunks with the swizzle of
+        // their 64- or 128-byte rows (KernelTraits::kEpiCols16, epilogue_tma_rows16).
+        const std::uint64_t dims[2] = {n, m};
+        const std::uint32_t box[2] = {2 * cols, rows};
+        params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box, static_cast<int>(4 * cols));
+      } else if (C.layout == Layout::row_major) {
         const std::uint64_t dims[2] = {n, m};
         const std::uint32_t box[2] = {cols, rows};
         params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box, 0);

@@ -5,6 +5,7 @@
 // The accumulators leave in chunks through a small per-warpgroup shared-memory area:
 // - direct orientation, beta == 0, not a split piece: each chunk is written in the output dtype
 //   and C's layout into one of two buffers and TMA-stored (the store clips at the M / N edges);
+//   16-bit output into row-major C takes twice-wide swizzled chunks (epilogue_tma_rows16);
 //   the warpgroup waits only until a buffer's previous store has *read* it, so global writes
 //   overlap the next tile's main loop.
 // - otherwise (swap-AB, beta != 0, split pieces): an f32 chunk with a padded pitch, then
@@ -240,6 +241,42 @@ __device__ void epilogue_tma(const GemmParams& p, const TileWork& w, const float
   }
 }
 
+// 16-bit output into row-major C: chunks of 64 rows x kEpiCols16 columns (two kEpiCols chunks'
+// accumulators), staged with the 64- or 128-byte swizzle that the C tensor map's TMA store
+// undoes. A fragment store writes 16 bytes of each of 8 rows; unswizzled those rows are 64 or
+// 128 bytes apart and share banks (4- / 8-way conflicts), swizzled they take 8 different 16-byte
+// bank groups. Same buffer parity and waits as epilogue_tma.
+template <class K, class TOut>
+__device__ void epilogue_tma_rows16(const GemmParams& p, const TileWork& w,
+                                   const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
+                                   int warp, int lane, int& count) {
+  static_assert(!K::kSwap && K::kTmaStore && sizeof(TOut) == 2, "16-bit output, direct orientation");
+  constexpr std::uint32_t kSwizzleMask = K::kEpiRowBytes16 / 16 - 1;  // 16-byte units XORed per row group
+  const bool issuer = warp == 0 && lane == 0;
+  const int row0 = w.row * K::R + part_row<K>(wg);
+  const int col0 = w.swath * K::SW + part_col<K>(wg);
+  const float alpha = p.alpha;
+  for (int j = 0; j < K::kEpiChunks / 2; ++j, ++count) {
+    unsigned char* buf = bufs + (count & 1) * K::kEpiBufBytes;
+    if (issuer) bulk_wait_group_read<1>();
+    named_barrier_sync(1 + wg, 128);  // this buffer is free
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      for_each_pair_at<K>(2 * j + half, acc, warp, lane, [&](int r, int c, float v0, float v1) {
+        std::uint32_t off = static_cast<std::uint32_t>(r * K::kEpiRowBytes16 + (half * K::kEpiCols + c) * 2);
+        off ^= ((off >> 7) & kSwizzleMask) << 4;  // TMA swizzle: 16-byte unit ^= (address bits 7..)
+        store_pair(reinterpret_cast<TOut*>(buf + off), alpha * v0, alpha * v1);
+      });
+    }
+    fence_proxy_async_smem();
+    named_barrier_sync(1 + wg, 128);
+    if (issuer) {
+      tma_store_2d(&p.tmap_c, buf, col0 + j * K::kEpiCols16, row0);  // (n, m)
+      bulk_commit_group();
+    }
+  }
+}
+
 // ---- General path: f32 chunks through copy_out ------------------------------------------------
 
 // C = alpha * acc + beta * C with any beta, or raw partial sums into the split-row workspace.
@@ -302,11 +339,11 @@ __device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
       return;
     case DType::f16:
       if (p.c_col_major) epilogue_tma<K, __half, true>(p, w, acc, bufs, wg, warp, lane, count);
-      else epilogue_tma<K, __half, false>(p, w, acc, bufs, wg, warp, lane, count);
+      else epilogue_tma_rows16<K, __half>(p, w, acc, bufs, wg, warp, lane, count);
       return;
     default:
       if (p.c_col_major) epilogue_tma<K, __nv_bfloat16, true>(p, w, acc, bufs, wg, warp, lane, count);
-      else epilogue_tma<K, __nv_bfloat16, false>(p, w, acc, bufs, wg, warp, lane, count);
+      else epilogue_tma_rows16<K, __nv_bfloat16>(p, w, acc, bufs, wg, warp, lane, count);
       return;
   }
 }

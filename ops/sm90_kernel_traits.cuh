@@ -84,12 +84,21 @@ struct KernelTraits {
   static constexpr int kEpiRows = kSwap ? R : 64;
   static constexpr int kEpiCols = kSwap ? 64 : (R == 128 ? 32 : 16);
   static constexpr int kEpiChunks = kWgCols / kEpiCols;
+  // 16-bit output into row-major C: the same buffer holds twice the columns (64 at R = 128, 32
+  // at R = 64: 128- / 64-byte rows), written with the matching TMA swizzle so that the eight
+  // rows of one fragment store fall in different banks; half as many chunks and barriers.
+  static constexpr int kEpiCols16 = 2 * kEpiCols;
+  static constexpr int kEpiRowBytes16 = kEpiCols16 * 2;
   static constexpr int kEpiPitch = kEpiCols + 4;  // floats; breaks the power-of-two row stride
   static constexpr int kEpiBufBytes = kEpiRows * kEpiCols * 4;  // one TMA-store chunk (f32 at most)
   static constexpr int kEpiF32Bytes = kEpiRows * kEpiPitch * 4;
   static constexpr int kEpiBytes =
       ((kTmaStore && 2 * kEpiBufBytes > kEpiF32Bytes ? 2 * kEpiBufBytes : kEpiF32Bytes) + 127) / 128 * 128;
   static_assert(kEpiBufBytes % 128 == 0, "TMA store sources stay 128-byte aligned");
+  static_assert(kSwap || ((kEpiRowBytes16 == 64 || kEpiRowBytes16 == 128) && kEpiChunks % 2 == 0 &&
+                          kEpiRows * kEpiRowBytes16 == kEpiBufBytes),
+                "16-bit row-major chunks: a 64- or 128-byte swizzle row, filling one buffer");
+  static_assert(kSwap || kEpiBufBytes % 1024 == 0, "swizzled TMA-store sources need 1024-byte alignment");
 
   static constexpr int kBarrierBytes = 2 * kMaxStages * 8;  // full[] and empty[] mbarriers
   static constexpr int kAlignSlack = 1024;                  // dynamic smem is only 16-byte aligned

@@ -46,8 +46,10 @@ template <class K>
 __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int lane) {
   int stage = 0;
   std::uint32_t phase = 0;
+  TileWork next = loop.first < p.num_groups ? tile_work(p, loop, loop.first) : TileWork{};
   for (int g = loop.first; g < p.num_groups; g += loop.step) {
-    const TileWork w = tile_work(p, loop, g);
+    const TileWork w = next;
+    next = next_tile_work(p, loop, g);
     const int n0 = w.swath * K::SW;
     for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {
       const int count = min(32, w.kb_end - kb0);

@@ -10,11 +10,11 @@ namespace bsrflow::sm90 {
 #if defined(__CUDACC__)
 
 struct TileWork {
-  int row;       // block row
-  int kb_begin;  // first stored block (index into col_idx / values)
-  int kb_end;
-  int slot;      // >= 0: write f32 partials to this workspace slot instead of C
-  int swath;     // which swath of N
+  int row = 0;   // block row
+  int kb_begin = 0;  // first stored block (index into col_idx / values)
+  int kb_end = 0;
+  int slot = -1;     // >= 0: write f32 partials to this workspace slot instead of C
+  int swath = 0;     // which swath of N
 };
 
 // Static round-robin over tile groups (g = cluster index, + number of clusters, ...):
@@ -34,6 +34,13 @@ __device__ __forceinline__ TileWork tile_work(const GemmParams& p, const TileLoo
   const int swath_group = g / p.num_pieces;
   const Piece piece = p.pieces[g - swath_group * p.num_pieces];
   return {piece.row, piece.kb_begin, piece.kb_end, piece.slot, swath_group * p.cluster + l.rank};
+}
+
+// The group after g, loaded one tile ahead: the piece record is a global load (~1 us from L2),
+// so reading it when the tile starts would put that latency between every two tiles. Valid
+// only when g + step < num_groups.
+__device__ __forceinline__ TileWork next_tile_work(const GemmParams& p, const TileLoop& l, int g) {
+  return g + l.step < p.num_groups ? tile_work(p, l, g + l.step) : TileWork{};
 }
 
 #endif  // __CUDACC__
