@@ -48,7 +48,6 @@ struct GemmPlan::Impl {
   int ctas = 0;
   bool tma_store_epilogue = true;
   bool single_box_b = true;
-  bool vector_store_epilogue = true;
   // Where the configuration came from (plan_gemm's tuning).
   TuningSource source = TuningSource::heuristic;
   std::string tuning_note;
@@ -126,7 +125,6 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->c = C;
   impl->tma_store_epilogue = options.tma_store_epilogue;
   impl->single_box_b = options.single_box_b;
-  impl->vector_store_epilogue = options.vector_store_epilogue;
 
   DeviceInfo device;
   if (options.kernel != GemmOptions::Choice::reference) device = device_info();
@@ -371,8 +369,6 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       }
     }
     params.tma_store = (beta == 0 && p.tma_store_epilogue && p.entry->tma_store && !cfg.copy_only) ? 1 : 0;
-    params.vector_store = params.tma_store && p.vector_store_epilogue && sizeof(TOut) == 2 &&
-                                  C.layout == Layout::row_major ? 1 : 0;
     if (params.tma_store) {  // C for TMA stores; one box = one epilogue chunk of the kernel
       const std::uint64_t m = static_cast<std::uint64_t>(C.rows), n = static_cast<std::uint64_t>(C.cols);
       const std::uint64_t stride[1] = {static_cast<std::uint64_t>(C.ld) * sizeof(TOut)};

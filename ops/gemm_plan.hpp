@@ -86,9 +86,6 @@ struct GemmOptions {
   // beta == 0, direct orientation: asynchronous TMA stores of output chunks (a switch for
   // measuring its effect; perf_log entry 2).
   bool tma_store_epilogue = true;
-  // With it, 16-bit output into row-major C: the consumer threads copy each staged chunk to C with
-  // 16-byte stores instead of a TMA store (perf_log entry 9; false = TMA store).
-  bool vector_store_epilogue = true;
   // Row-major B with N % 64 == 0: load a stage's (k_chunk x swath) slice of B as one 3-D TMA box
   // instead of one box per 64 columns (fewer instructions on the issuing thread; a switch for
   // measuring its effect, perf_log entry 6). Other B layouts and widths always use per-panel boxes.

@@ -246,79 +246,33 @@ __device__ void epilogue_tma(const GemmParams& p, const TileWork& w, const float
 // undoes. A fragment store writes 16 bytes of each of 8 rows; unswizzled those rows are 64 or
 // 128 bytes apart and share banks (4- / 8-way conflicts), swizzled they take 8 different 16-byte
 // bank groups. Same buffer parity and waits as epilogue_tma.
-// Byte offset of (row r, byte b) in a swizzled 16-bit chunk: the 16-byte unit is XORed with
-// address bits 7.. (the TMA's 64- / 128-byte swizzle; the buffers are 1024-byte aligned).
-template <class K>
-__device__ __forceinline__ std::uint32_t rows16_offset(int r, int b) {
-  constexpr std::uint32_t kSwizzleMask = K::kEpiRowBytes16 / 16 - 1;
-  const std::uint32_t off = static_cast<std::uint32_t>(r * K::kEpiRowBytes16 + b);
-  return off ^ (((off >> 7) & kSwizzleMask) << 4);
-}
-
-// Accumulator chunk j (two kEpiCols chunks) -> swizzled 16-bit staging buffer.
-template <class K, class TOut>
-__device__ __forceinline__ void stage_rows16(const float (&acc)[K::kMTiles][K::kAccPerTile], int j, float alpha,
-                                             unsigned char* buf, int warp, int lane) {
-#pragma unroll
-  for (int half = 0; half < 2; ++half) {
-    for_each_pair_at<K>(2 * j + half, acc, warp, lane, [&](int r, int c, float v0, float v1) {
-      store_pair(reinterpret_cast<TOut*>(buf + rows16_offset<K>(r, (half * K::kEpiCols + c) * 2)), alpha * v0,
-                 alpha * v1);
-    });
-  }
-}
-
-// Chunks leave by TMA store (p.vector_store == 0).
 template <class K, class TOut>
 __device__ void epilogue_tma_rows16(const GemmParams& p, const TileWork& w,
                                    const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
                                    int warp, int lane, int& count) {
   static_assert(!K::kSwap && K::kTmaStore && sizeof(TOut) == 2, "16-bit output, direct orientation");
+  constexpr std::uint32_t kSwizzleMask = K::kEpiRowBytes16 / 16 - 1;  // 16-byte units XORed per row group
   const bool issuer = warp == 0 && lane == 0;
   const int row0 = w.row * K::R + part_row<K>(wg);
   const int col0 = w.swath * K::SW + part_col<K>(wg);
+  const float alpha = p.alpha;
   for (int j = 0; j < K::kEpiChunks / 2; ++j, ++count) {
     unsigned char* buf = bufs + (count & 1) * K::kEpiBufBytes;
     if (issuer) bulk_wait_group_read<1>();
     named_barrier_sync(1 + wg, 128);  // this buffer is free
-    stage_rows16<K, TOut>(acc, j, p.alpha, buf, warp, lane);
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      for_each_pair_at<K>(2 * j + half, acc, warp, lane, [&](int r, int c, float v0, float v1) {
+        std::uint32_t off = static_cast<std::uint32_t>(r * K::kEpiRowBytes16 + (half * K::kEpiCols + c) * 2);
+        off ^= ((off >> 7) & kSwizzleMask) << 4;  // TMA swizzle: 16-byte unit ^= (address bits 7..)
+        store_pair(reinterpret_cast<TOut*>(buf + off), alpha * v0, alpha * v1);
+      });
+    }
     fence_proxy_async_smem();
     named_barrier_sync(1 + wg, 128);
     if (issuer) {
       tma_store_2d(&p.tmap_c, buf, col0 + j * K::kEpiCols16, row0);  // (n, m)
       bulk_commit_group();
-    }
-  }
-}
-
-// Chunks leave by the warpgroup's own 16-byte vector stores (p.vector_store == 1): a warp writes
-// four whole 64- / 128-byte row segments per instruction. Unlike a TMA store these do not queue
-// in the TMA unit behind the producer's refill of the ring (perf_log entry 9). One barrier per
-// chunk: a thread writes buffer (count & 1) again only after every thread passed the barrier
-// of the chunk in between, that is, after it finished reading that buffer.
-template <class K, class TOut>
-__device__ void epilogue_vector_rows16(const GemmParams& p, const TileWork& w,
-                                       const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
-                                       int warp, int lane, int& count) {
-  static_assert(!K::kSwap && K::kTmaStore && sizeof(TOut) == 2, "16-bit output, direct orientation");
-  constexpr int kUnitsPerRow = K::kEpiRowBytes16 / 16;
-  constexpr int kUnits = K::kEpiRows * kUnitsPerRow;
-  static_assert(kUnits % 128 == 0, "whole 16-byte units per thread");
-  const int tid = warp * 32 + lane;
-  const std::int64_t row0 = static_cast<std::int64_t>(w.row) * K::R + part_row<K>(wg);
-  const std::int64_t col0 = static_cast<std::int64_t>(w.swath) * K::SW + part_col<K>(wg);
-  TOut* c = static_cast<TOut*>(p.c);
-  for (int j = 0; j < K::kEpiChunks / 2; ++j, ++count) {
-    unsigned char* buf = bufs + (count & 1) * K::kEpiBufBytes;
-    stage_rows16<K, TOut>(acc, j, p.alpha, buf, warp, lane);
-    named_barrier_sync(1 + wg, 128);
-#pragma unroll
-    for (int u = tid; u < kUnits; u += 128) {
-      const int r = u / kUnitsPerRow, unit = u % kUnitsPerRow;
-      const std::int64_t gr = row0 + r, gc = col0 + j * K::kEpiCols16 + unit * 8;
-      if (gr < p.m && gc < p.n)  // N % 8 == 0: a unit is wholly inside or outside
-        *reinterpret_cast<uint4*>(c + gr * p.ldc + gc) =
-            *reinterpret_cast<const uint4*>(buf + rows16_offset<K>(r, unit * 16));
     }
   }
 }
@@ -385,12 +339,10 @@ __device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
       return;
     case DType::f16:
       if (p.c_col_major) epilogue_tma<K, __half, true>(p, w, acc, bufs, wg, warp, lane, count);
-      else if (p.vector_store) epilogue_vector_rows16<K, __half>(p, w, acc, bufs, wg, warp, lane, count);
       else epilogue_tma_rows16<K, __half>(p, w, acc, bufs, wg, warp, lane, count);
       return;
     default:
       if (p.c_col_major) epilogue_tma<K, __nv_bfloat16, true>(p, w, acc, bufs, wg, warp, lane, count);
-      else if (p.vector_store) epilogue_vector_rows16<K, __nv_bfloat16>(p, w, acc, bufs, wg, warp, lane, count);
       else epilogue_tma_rows16<K, __nv_bfloat16>(p, w, acc, bufs, wg, warp, lane, count);
       return;
   }

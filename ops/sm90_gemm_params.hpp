@@ -69,7 +69,6 @@ struct GemmParams {
   float beta;
   float* partials;  // [slot][swath][R][swath] f32, for split rows
   int tma_store;    // beta == 0: stage chunks in the output dtype and TMA-store them asynchronously
-  int vector_store;  // with tma_store, 16-bit output, row-major C: the threads store the chunks instead
 };
 
 }  // namespace bsrflow::sm90

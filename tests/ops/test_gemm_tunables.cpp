@@ -129,7 +129,6 @@ TEST_CASE("tunable configuration names and options", "[ops][tuning]") {
   base.max_ctas = 7;
   base.tma_store_epilogue = false;
   base.single_box_b = false;
-  base.vector_store_epilogue = false;
   base.tuning = GemmTuning::exhaustive;
   const GemmOptions o = options_for(c, base);
   CHECK(o.kernel == GemmOptions::Choice::sm90);
@@ -142,7 +141,6 @@ TEST_CASE("tunable configuration names and options", "[ops][tuning]") {
   CHECK(o.max_ctas == 7);              // the caller's launch limits survive
   CHECK(!o.tma_store_epilogue);
   CHECK(!o.single_box_b);
-  CHECK(!o.vector_store_epilogue);
   CHECK(tunable_config_problem(DType::f16, 64, 64, Layout::row_major, c) ==
         "configuration swath512_swap_kc32_s6_nosplit is not an instantiated kernel for f16 64x64 blocks with "
         "row-major B");

@@ -150,12 +150,11 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     const double flops = 2.0 * static_cast<double>(nnzb) * b * b * n;
 
     // The tuned plan first, then its mechanics switched off one at a time, then the alternatives.
-    std::vector<GemmOptions> variants(6);
+    std::vector<GemmOptions> variants(5);
     variants[1].tma_store_epilogue = false;
     variants[2].single_box_b = false;
     variants[3].cluster = 1;
     variants[4].cluster = 2;
-    variants[5].vector_store_epilogue = false;
     for (const sm90::KernelEntry& e : sm90::all_kernels()) {
       if (e.key.in != DType::f16 || e.key.b_col_major || e.key.R != b || e.key.k_chunk != std::min(b, 64)) continue;
       const sm90::Tuning tuned = sm90::tuned_for(b);
@@ -191,7 +190,6 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
                          : &o == &variants[2] ? "  [per-panel B boxes]"
                          : &o == &variants[3] ? "  [single CTAs]"
                          : &o == &variants[4] ? "  [CTA pairs]"
-                         : &o == &variants[5] ? "  [TMA-store chunks]"
                          : &o == &variants.back() ? "  [tuned, again]"
                                               : "";
       std::printf("block %3d  %-44s plan %7.1f ms  %3d CTAs  run %.4f ms (min %.4f max %.4f)  %6.1f TFLOPS  %.3f of "
