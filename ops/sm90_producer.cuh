@@ -32,8 +32,8 @@ struct Ring {
 };
 
 // Run by all 32 lanes of the producer warp; lane 0 issues. Lanes fetch 32 column indices at a
-// time (one coalesced load) and broadcast them, so the issuing thread never waits on a
-// dependent global load per block.
+// time (one coalesced load, a batch ahead) and broadcast them, so the issuing thread never waits
+// on a dependent global load per block.
 //
 // NOTES (perf_log entries 1-4, H100): the issue path of this one thread bounds small blocks
 // (a 16x16 swath-512 stage is 9 boxes in ~0.5 us), so it is kept minimal: a fully unrolled box
@@ -42,18 +42,30 @@ struct Ring {
 // lanes to move them into the uniform registers UTMALDG reads; -20%), and dealing boxes to 2-4
 // warps by a run-time box % warps (the divisions on the issuing thread: -40%, no gain from the
 // extra instruction streams).
+// Lane `lane`'s column index of the batch of up to 32 blocks starting at `begin` (0 past `end`).
+__device__ __forceinline__ int column_batch(const GemmParams& p, int begin, int end, int lane) {
+  return lane < end - begin ? __ldg(p.col_idx + begin + lane) : 0;
+}
+
 template <class K>
 __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int lane) {
   int stage = 0;
   std::uint32_t phase = 0;
   TileWork next = loop.first < p.num_groups ? tile_work(p, loop, loop.first) : TileWork{};
+  // Column indices are loaded one batch ahead - the batch after the current one, in this tile or
+  // the next tile's first - so that a tile's first loads never wait for a dependent global load
+  // (short rows: a tile of one or two blocks would otherwise stall the ring ~1 us per tile).
+  int pending = column_batch(p, next.kb_begin, next.kb_end, lane);
   for (int g = loop.first; g < p.num_groups; g += loop.step) {
     const TileWork w = next;
     next = next_tile_work(p, loop, g);
+    if (w.kb_begin == w.kb_end) pending = column_batch(p, next.kb_begin, next.kb_end, lane);  // empty piece
     const int n0 = w.swath * K::SW;
     for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {
       const int count = min(32, w.kb_end - kb0);
-      const int my_col = lane < count ? __ldg(p.col_idx + kb0 + lane) : 0;
+      const int my_col = pending;
+      pending = kb0 + 32 < w.kb_end ? column_batch(p, kb0 + 32, w.kb_end, lane)
+                                    : column_batch(p, next.kb_begin, next.kb_end, lane);
       for (int i = 0; i < count; ++i) {
         const int block_col = __shfl_sync(0xffffffffu, my_col, i);
         for (int chunk = 0; chunk < p.chunks_per_block; ++chunk) {
