@@ -60,7 +60,9 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
   cfg.copy_only = options.copy_only;
   BSRFLOW_REQUIRE(options.cluster >= 0 && options.cluster <= 2, Errc::invalid_argument,
                   "GemmOptions::cluster (" + str(options.cluster) + ") must be 0 (tuned), 1 or 2");
-  cfg.cluster = options.cluster > 0 ? options.cluster : tuned.cluster;
+  const int block_rows = A.R > 0 ? (A.rows + A.R - 1) / A.R : 0;
+  const double average_row_blocks = block_rows > 0 ? static_cast<double>(A.nnzb) / block_rows : 0.0;
+  cfg.cluster = options.cluster > 0 ? options.cluster : tuned_cluster(A.R, average_row_blocks);
   cfg.stages = 0;
   if (options.k_chunk > 0) {
     BSRFLOW_REQUIRE((options.k_chunk == 16 || options.k_chunk == 32 || options.k_chunk == 64) &&

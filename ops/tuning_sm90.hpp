@@ -10,7 +10,6 @@ namespace bsrflow::sm90 {
 struct Tuning {
   int swath;
   GemmOrientation orientation;
-  int cluster = 1;  // CTAs per cluster (2: A chunks multicast to a CTA pair)
 };
 
 // Per block height R, from perf_log.md entry 1 (H100, 8192^3 f16, 12.5% blocks):
@@ -20,17 +19,28 @@ struct Tuning {
 // - R <= 32: swap-AB (a 64-row wgmma-M on 16/32 rows would waste 75% / 50% of the tensor core),
 //   swath 512: 32: 221 TFLOPS vs 173 at swath 256; 16: 66 vs 46 (the wider swath halves the
 //   per-stage barrier and wgmma-issue overhead per flop); confirmed in entries 2-4.
-// - CTA pairs (A chunks multicast, entry 7): R = 64 401 TFLOPS vs 373 single; 128 515 vs 525
-//   (not load-bound there), 16 / 32 within 2% (A is 3-6% of a stage): pairs for 64 only.
 // - k-chunk 64 (the default): 32-deep chunks with 8 stages lost at 64 (299 vs 383) and 128
 //   (472 vs 526), entry 3.
 constexpr Tuning tuned_for(int R) {
   switch (R) {
     case 16: return {512, GemmOrientation::swap};
     case 32: return {512, GemmOrientation::swap};
-    case 64: return {256, GemmOrientation::direct, 2};
+    case 64: return {256, GemmOrientation::direct};
     default: return {256, GemmOrientation::direct};  // 128
   }
+}
+
+// CTAs per cluster (2: CTA pairs sharing each A chunk by multicast) for block height R and the
+// average stored blocks per block row. Measured (H100, perf_log entries 7 and 12):
+// - R = 64: pairs +8% at 12.5% and 50% density, +1% at 3%: always.
+// - R = 128: +5-7% at 50% density (32 blocks per row: the mainloop is load-bound), equal at 12.5%
+//   (8 blocks; the epilogue bounds it) and 3% (2 blocks): from kPairMinRowBlocks128 blocks.
+// - R = 16 / 32 (swap-AB): within 2% (A is 3-6% of a stage): single CTAs.
+constexpr double kPairMinRowBlocks128 = 16.0;
+constexpr int tuned_cluster(int R, double average_row_blocks) {
+  if (R == 64) return 2;
+  if (R == 128) return average_row_blocks >= kPairMinRowBlocks128 ? 2 : 1;
+  return 1;
 }
 
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.

@@ -7,7 +7,8 @@
 // 20 runs, L2 flushed before every timed run (a memset of 2x L2, outside the timed region),
 // random data, plan time reported apart. Effective TFLOPS count stored blocks only:
 // 2 * nnzb * R * C * N / t. Set BSRFLOW_SM90BENCH_N to change the size (multiple of 128),
-// BSRFLOW_SM90BENCH_BLOCKS to a comma list (e.g. "16,128") to run fewer block sizes, and
+// BSRFLOW_SM90BENCH_BLOCKS to a comma list (e.g. "16,128") to run fewer block sizes,
+// BSRFLOW_SM90BENCH_DENSITY to store another fraction of each block row (default 0.125), and
 // BSRFLOW_SM90BENCH_REPS to time fewer runs (1 with one warm-up: a profiler run).
 #include <catch2/catch.hpp>
 
@@ -85,6 +86,10 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
   BSRFLOW_REQUIRE_GPU();
   int n = 8192;
   if (const char* env = std::getenv("BSRFLOW_SM90BENCH_N")) n = std::atoi(env);
+  double density = 0.125;
+  if (const char* env = std::getenv("BSRFLOW_SM90BENCH_DENSITY")) density = std::atof(env);
+  REQUIRE((density > 0.0 && density <= 1.0));
+  std::printf("stored: %.4g of the block columns of every block row\n", density);
   const DeviceInfo dev = device_info();
   Stream stream;
   std::printf("device: %s (sm_%d, %d SMs, L2 %zu MiB)\n", dev.name.c_str(), dev.compute_capability(), dev.sm_count,
@@ -129,8 +134,10 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     }
   }
   for (int b : blocks) {
-    // Exactly 1/8 of the block columns of every block row, at random positions.
-    const int block_rows = n / b, block_cols = n / b, per_row = block_cols / 8;
+    // The same number of block columns (density x, 1/8 by default) in every block row, at random
+    // positions.
+    const int block_rows = n / b, block_cols = n / b;
+    const int per_row = std::max(1, static_cast<int>(block_cols * density + 0.5));
     std::mt19937 rng(static_cast<std::uint32_t>(b));
     std::vector<int> row_ptr(1, 0), col_idx, all(static_cast<std::size_t>(block_cols));
     std::iota(all.begin(), all.end(), 0);

@@ -113,7 +113,7 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
           CHECK(choice.config.swath == sm90::tuned_for(R).swath);
           CHECK(choice.config.orientation == sm90::tuned_for(R).orientation);
-          CHECK(choice.config.cluster == sm90::tuned_for(R).cluster);
+          CHECK(choice.config.cluster == (R == 64 ? 2 : 1));  // 1 block per row: no pairs at 128
         }
   // Registry entries are unique, and every one fits at least the minimum ring.
   std::set<std::string> names;
@@ -202,6 +202,16 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   kc32.k_chunk = 64;
   SM90_CHECK_ERROR(sm90::choose(pattern(128, 96, 128, 32), DType::f16, dense(96, 256), dense(128, 256), kc32, h100),
                    Errc::invalid_argument, "GemmOptions::k_chunk (64) must be 16, 32 or 64 and divide C (32)");
+  // The tuned cluster size: pairs for R = 64, for R = 128 from 16 blocks per row on average.
+  CHECK(sm90::choose(pattern(128, 128, 128, 128, 1), DType::f16, dense(128, 256), dense(128, 256), GemmOptions{}, h100)
+            .config.cluster == 1);
+  CHECK(sm90::choose(pattern(256, 4096, 128, 128, 32), DType::f16, dense(4096, 256), dense(256, 256), GemmOptions{},
+                     h100)
+            .config.cluster == 2);
+  CHECK(sm90::tuned_cluster(128, 15.9) == 1);
+  CHECK(sm90::tuned_cluster(128, 16.0) == 2);
+  CHECK(sm90::tuned_cluster(64, 0.5) == 2);
+  CHECK(sm90::tuned_cluster(32, 100.0) == 1);
   GemmOptions pairs;
   pairs.cluster = 2;
   CHECK(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), pairs, h100)
