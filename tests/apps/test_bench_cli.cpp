@@ -197,7 +197,7 @@ TEST_CASE("sm90 configuration systems are named by their plan, or say which vari
   h100.cc_major = 9;
   h100.smem_per_block_optin = 232448;
   const auto s = make_sm90_variant_system(c, {256, GemmOrientation::swap, 0}, h100);
-  CHECK(s->name() == "bsr_sm90_f16_r64c64_swath256_s4_swap");
+  CHECK(s->name() == "bsr_sm90_f16_r64c64_swath256_s4_swap_pair");  // 64-row blocks run as CTA pairs
   CHECK(s->variant() == "swath256_swap");
   CHECK(s->kind() == SystemKind::bsrflow);
   CHECK(s->checked());

@@ -107,13 +107,14 @@ TEST_CASE("sm90 configuration requests are checked: a listed variant must fit so
 
 TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H100)", "[apps]") {
   const DeviceInfo h100 = fake_h100();
-  CHECK(sm90_plan_name(square(64), sm90_options(), h100) == "bsr_sm90_f16_r64c64_swath256_s5");
+  // 64-row blocks run as CTA pairs (tuning_sm90.hpp tuned_cluster); 128 only with deep rows.
+  CHECK(sm90_plan_name(square(64), sm90_options(), h100) == "bsr_sm90_f16_r64c64_swath256_s5_pair");
   CHECK(sm90_plan_name(square(16), sm90_options({256, GemmOrientation::swap, 0}), h100) ==
         "bsr_sm90_f16_r16c16_swath256_s8_swap");
   CHECK(sm90_plan_name(square(128), sm90_options({256, GemmOrientation::direct, 32}), h100) ==
         "bsr_sm90_f16_r128c128_swath256_s8_kc32");
   CHECK(sm90_plan_name(square(64, DType::bf16, Layout::col_major), sm90_options(), h100) ==
-        "bsr_sm90_bf16_r64c64_swath256_s5_bcol");
+        "bsr_sm90_bf16_r64c64_swath256_s5_bcol_pair");
   CHECK_APP_ERROR(sm90_plan_name(square(64), sm90_options({512, GemmOrientation::swap, 0}), h100), Errc::unsupported,
                   "no sm90 kernel is instantiated for bsr_sm90_f16_r64c64_swath512");
   DeviceInfo a100 = h100;
@@ -129,7 +130,7 @@ TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H1
   CHECK(probe.copy_only);
   CHECK(probe.kernel == GemmOptions::Choice::sm90);
   CHECK(probe.stages == 5);
-  CHECK(sm90_plan_name(square(64), probe, h100) == "bsr_sm90_f16_r64c64_swath256_s5_copy");
+  CHECK(sm90_plan_name(square(64), probe, h100) == "bsr_sm90_f16_r64c64_swath256_s5_pair_copy");
   Sm90Config small = tuned;
   small.R = small.C = 16;
   small.swath = 512;
@@ -148,5 +149,5 @@ TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H1
   untuned.swath = 128;
   untuned.stages = 4;
   CHECK_APP_ERROR(sm90_plan_name(square(64), copy_probe_options(untuned), h100), Errc::unsupported,
-                  "no sm90 kernel is instantiated for bsr_sm90_f16_r64c64_swath128_s4_copy");
+                  "no sm90 kernel is instantiated for bsr_sm90_f16_r64c64_swath128_s4_pair_copy");
 }
