@@ -51,7 +51,6 @@ __device__ __forceinline__ void mma_stage(float (&acc)[K::kMTiles][K::kAccPerTil
   }
 }
 
-// Run by the 128 threads of consumer warpgroup `wg`; `warp` is the warp within the warpgroup.
 // Releases stage s: one arrival per warpgroup on empty[s] of every CTA in the cluster (the peer's
 // producer multicasts A into this CTA's stage s too).
 __device__ __forceinline__ void release_stage(std::uint64_t* empty, int cluster, int rank) {
@@ -59,6 +58,7 @@ __device__ __forceinline__ void release_stage(std::uint64_t* empty, int cluster,
   if (cluster == 2) mbar_arrive_cluster(empty, static_cast<std::uint32_t>(rank ^ 1));
 }
 
+// Run by the 128 threads of consumer warpgroup `wg`; `warp` is the warp within the warpgroup.
 template <class K>
 __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int wg, int warp, int lane) {
   const bool releaser = warp == 0 && lane == 0;  // one arrival per warpgroup on empty[]

@@ -31,6 +31,11 @@ struct Ring {
   __device__ std::uint64_t* empty(int s) const { return full(K::kMaxStages + s); }
 };
 
+// Lane `lane`'s column index of the batch of up to 32 blocks starting at `begin` (0 past `end`).
+__device__ __forceinline__ int column_batch(const GemmParams& p, int begin, int end, int lane) {
+  return lane < end - begin ? __ldg(p.col_idx + begin + lane) : 0;
+}
+
 // Run by all 32 lanes of the producer warp; lane 0 issues. Lanes fetch 32 column indices at a
 // time (one coalesced load, a batch ahead) and broadcast them, so the issuing thread never waits
 // on a dependent global load per block.
@@ -42,19 +47,14 @@ struct Ring {
 // lanes to move them into the uniform registers UTMALDG reads; -20%), and dealing boxes to 2-4
 // warps by a run-time box % warps (the divisions on the issuing thread: -40%, no gain from the
 // extra instruction streams).
-// Lane `lane`'s column index of the batch of up to 32 blocks starting at `begin` (0 past `end`).
-__device__ __forceinline__ int column_batch(const GemmParams& p, int begin, int end, int lane) {
-  return lane < end - begin ? __ldg(p.col_idx + begin + lane) : 0;
-}
-
 template <class K>
 __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int lane) {
   int stage = 0;
   std::uint32_t phase = 0;
   TileWork next = loop.first < p.num_groups ? tile_work(p, loop, loop.first) : TileWork{};
   // Column indices are loaded one batch ahead - the batch after the current one, in this tile or
-  // the next tile's first - so that a tile's first loads never wait for a dependent global load
-  // (short rows: a tile of one or two blocks would otherwise stall the ring ~1 us per tile).
+  // the next tile's first - so that a tile's first loads never wait for a dependent global load.
+  // (perf_log entry 10: no measurable change, short rows included; what limits those is entry 11.)
   int pending = column_batch(p, next.kb_begin, next.kb_end, lane);
   for (int g = loop.first; g < p.num_groups; g += loop.step) {
     const TileWork w = next;

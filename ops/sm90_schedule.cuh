@@ -10,7 +10,7 @@ namespace bsrflow::sm90 {
 #if defined(__CUDACC__)
 
 struct TileWork {
-  int row = 0;   // block row
+  int row = 0;       // block row
   int kb_begin = 0;  // first stored block (index into col_idx / values)
   int kb_end = 0;
   int slot = -1;     // >= 0: write f32 partials to this workspace slot instead of C
