@@ -33,6 +33,15 @@ const char* pcg_execution_name(PcgExecution execution) {
   return "unknown";
 }
 
+bool pcg_runs_persistent(PcgExecution requested, std::int64_t rows, std::int64_t matrix_bytes,
+                         bool cooperative_launch_supported) {
+  if (requested == PcgExecution::graph_loop || rows == 0) return false;
+  BSRFLOW_REQUIRE(cooperative_launch_supported || requested != PcgExecution::persistent, Errc::unsupported,
+                  "PCG: PcgExecution::persistent needs a device with cooperative launches");
+  return cooperative_launch_supported &&
+         (requested == PcgExecution::persistent || matrix_bytes <= kPcgPersistentMaxMatrixBytes);
+}
+
 namespace {
 
 bool cooperative_launch_supported() {
@@ -42,16 +51,13 @@ bool cooperative_launch_supported() {
   return supported != 0;
 }
 
-// The execution a BSR solver of A runs (PcgExecution's rules).
+// The execution a BSR solver of A runs on this device.
 template <class T>
 bool resolve_persistent(PcgExecution requested, const BsrView<const T>& A) {
-  if (requested == PcgExecution::graph_loop || A.rows == 0) return false;
-  const bool supported = cooperative_launch_supported();
-  BSRFLOW_REQUIRE(supported || requested != PcgExecution::persistent, Errc::unsupported,
-                  "PCG: PcgExecution::persistent needs a device with cooperative launches");
+  if (requested == PcgExecution::graph_loop || A.rows == 0) return false;  // no device query needed
   const std::int64_t matrix_bytes = (static_cast<std::int64_t>(A.block_rows()) + 1) * 4 +
                                     A.nnzb * (4 + static_cast<std::int64_t>(A.R) * A.C * sizeof(T));
-  return supported && (requested == PcgExecution::persistent || matrix_bytes <= kPcgPersistentMaxMatrixBytes);
+  return pcg_runs_persistent(requested, A.rows, matrix_bytes, cooperative_launch_supported());
 }
 
 // f(std::integral_constant<int, kB>{}) for the block size kb (1..8) of the fused and persistent

@@ -51,6 +51,13 @@ const char* pcg_execution_name(PcgExecution execution);
 // 2.8 MB (Poisson 32^3), 1.2x at 9.5 MB (48^3), even at 23 MB (64^3), 0.6-0.7x at 66-83 MB.
 inline constexpr std::int64_t kPcgPersistentMaxMatrixBytes = std::int64_t{16} << 20;
 
+// PcgExecution's rule for a BSR matrix of `rows` rows and `matrix_bytes` bytes on a device that
+// does (or does not) support cooperative launches: true = the persistent kernel. graph_loop and
+// an empty matrix never run it; persistent needs cooperative launches (Error(unsupported)
+// otherwise); automatic takes it up to kPcgPersistentMaxMatrixBytes where the device allows.
+bool pcg_runs_persistent(PcgExecution requested, std::int64_t rows, std::int64_t matrix_bytes,
+                         bool cooperative_launch_supported);
+
 struct PcgOptions {
   double rtol = 1e-8;  // stop when ||r|| <= rtol * ||b|| + atol (recurrence residual)
   double atol = 0.0;

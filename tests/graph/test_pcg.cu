@@ -404,3 +404,18 @@ TEST_CASE("PCG refuses what it cannot solve", "[graph][pcg]") {
   BSRFLOW_CHECK_ERROR(PcgSolver<double>(op, options, nullptr), Errc::unsupported,
                       "PCG: PcgExecution::persistent needs the BSR matrix; a LinearOperator runs graph_loop");
 }
+
+TEST_CASE("PCG's execution rule: persistent for small matrices on devices with cooperative launches", "[graph][pcg]") {
+  constexpr std::int64_t kLimit = kPcgPersistentMaxMatrixBytes;
+  // automatic: up to the size limit, and only where cooperative launches exist.
+  CHECK(pcg_runs_persistent(PcgExecution::automatic, 1000, kLimit, true));
+  CHECK_FALSE(pcg_runs_persistent(PcgExecution::automatic, 1000, kLimit + 1, true));
+  CHECK_FALSE(pcg_runs_persistent(PcgExecution::automatic, 1000, 1024, false));
+  // graph_loop never; an empty matrix never (nothing to launch), whatever was asked.
+  CHECK_FALSE(pcg_runs_persistent(PcgExecution::graph_loop, 1000, 1024, true));
+  CHECK_FALSE(pcg_runs_persistent(PcgExecution::persistent, 0, 0, false));
+  // persistent: any size, but a device without cooperative launches is an error, not a fallback.
+  CHECK(pcg_runs_persistent(PcgExecution::persistent, 1000, 100 * kLimit, true));
+  BSRFLOW_CHECK_ERROR(pcg_runs_persistent(PcgExecution::persistent, 1000, 1024, false), Errc::unsupported,
+                      "PCG: PcgExecution::persistent needs a device with cooperative launches");
+}
