@@ -44,7 +44,6 @@ struct GemmPlan::Impl {
   DeviceBuffer<float> workspace;
   int num_swaths = 0;
   int num_tiles = 0;
-  int num_groups = 0;  // tile groups: one tile per CTA of a cluster (GemmParams::num_groups)
   int ctas = 0;
   bool tma_store_epilogue = true;
   bool single_box_b = true;
@@ -144,19 +143,6 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   if (block_rows == 0 || impl->num_swaths == 0) return impl;  // nothing to compute
 
   const int sms = options.max_ctas > 0 ? std::min(options.max_ctas, device.sm_count) : device.sm_count;
-  // The fix-up grid has N / 256 columns (gridDim.y <= 65535); beyond that, rows are not split.
-  const bool can_split = options.split_long_rows && B.cols <= 65535 * 256;
-  const int limit = can_split ? sm90::split_limit(A.nnzb, block_rows, impl->num_swaths, sms) : 0;
-  impl->schedule = sm90::build_schedule(static_cast<const int*>(A.row_ptr), block_rows, limit, stream);
-  const std::int64_t tiles = static_cast<std::int64_t>(impl->schedule.num_pieces) * impl->num_swaths;
-  BSRFLOW_REQUIRE(tiles <= INT_MAX, Errc::unsupported,
-                  std::to_string(tiles) + " tiles (pieces x swaths) exceed the sm90 kernel's 32-bit tile index");
-  impl->num_tiles = static_cast<int>(tiles);
-  if (impl->schedule.num_slots > 0) {
-    const std::size_t tile_floats = static_cast<std::size_t>(A.R) * swath;
-    impl->workspace = DeviceBuffer<float>(
-        static_cast<std::size_t>(impl->schedule.num_slots) * impl->num_swaths * tile_floats, stream);
-  }
   sm90::prepare_kernel(*impl->entry, device.smem_per_block_optin);
 
   // CTA pairs (clusters of 2): explicit requests that cannot run are errors; a tuned default
@@ -171,11 +157,28 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
                     "GemmOptions::cluster = 2: no CTA pair of " + cfg.name() + " fits on this GPU");
     if (resident_pairs == 0) cfg.cluster = 1;
   }
-  const std::int64_t groups =
-      static_cast<std::int64_t>(impl->schedule.num_pieces) * ceil_div(impl->num_swaths, cfg.cluster);
-  impl->num_groups = static_cast<int>(groups);
-  if (cfg.cluster == 1) impl->ctas = static_cast<int>(std::min<std::int64_t>(groups, sms));
-  else impl->ctas = 2 * static_cast<int>(std::min<std::int64_t>({groups, sms / 2, resident_pairs}));
+
+  // The schedule (sm90_schedule_build.hpp): pieces, then tiles balanced over the clusters.
+  const int limit = options.split_long_rows ? sm90::split_limit(A.nnzb, block_rows, impl->num_swaths, sms) : 0;
+  const int* row_ptr = static_cast<const int*>(A.row_ptr);
+  const sm90::PieceList pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream);
+  sm90::ScheduleShape shape;
+  shape.groups = ceil_div(impl->num_swaths, cfg.cluster);
+  shape.cluster_size = cfg.cluster;
+  const std::int64_t most = cfg.cluster == 1 ? sms : std::min(sms / 2, resident_pairs);
+  shape.clusters = static_cast<int>(std::min<std::int64_t>(
+      {most, static_cast<std::int64_t>(pieces.num_pieces) * shape.groups, sm90::kMaxClusters}));
+  const sm90::TailSplit tail =
+      limit > 0 ? sm90::tail_split(A.nnzb, block_rows, shape.groups, shape.clusters, pieces.longest) : sm90::TailSplit{};
+  shape.tail_groups = tail.groups;
+  const sm90::PieceList tail_pieces =
+      tail.groups > 0 ? sm90::build_pieces(row_ptr, block_rows, tail.limit, stream) : sm90::PieceList{};
+  impl->schedule = sm90::assign_tiles(pieces, tail_pieces, shape, stream);
+  impl->num_tiles = impl->schedule.num_tiles;
+  impl->ctas = shape.clusters * cfg.cluster;
+  if (impl->schedule.num_partials > 0)
+    impl->workspace = DeviceBuffer<float>(
+        static_cast<std::size_t>(impl->schedule.num_partials) * static_cast<std::size_t>(A.R) * swath, stream);
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the schedule is complete before the plan is used
   return impl;
 }
@@ -331,7 +334,7 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     const Sm90Config& cfg = p.config;
     const int kc = cfg.k_chunk();
     // Never-read stand-in for an operand with no elements (a TMA map needs a valid address).
-    const void* stand_in = p.schedule.pieces.data();
+    const void* stand_in = p.schedule.tiles.data();
 
     sm90::GemmParams params{};
     {  // A values as (C, R, nnzb) 16-bit elements; one box = one (R, k_chunk) chunk of one block
@@ -391,12 +394,10 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       }
     }
     params.col_idx = A.col_idx;
-    params.pieces = p.schedule.pieces.data();
-    params.num_pieces = p.schedule.num_pieces;
+    params.tiles = p.schedule.tiles.data();
+    params.cluster_begin = p.schedule.cluster_begin.data();
     params.num_swaths = p.num_swaths;
-    params.num_tiles = p.num_tiles;
     params.cluster = cfg.cluster;
-    params.num_groups = p.num_groups;
     params.stages = cfg.stages;
     params.block_c = A.C;
     params.chunks_per_block = cfg.chunks_per_block();
@@ -411,14 +412,14 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     params.partials = const_cast<float*>(p.workspace.data());
     sm90::launch_kernel(*p.entry, params, p.ctas, stream);
 
-    if (p.schedule.num_split_rows > 0 && !cfg.copy_only) {
+    if (p.schedule.num_splits > 0 && !cfg.copy_only) {
       sm90::FixupParams f{};
-      f.rows = p.schedule.split_rows.data();
-      f.num_rows = p.schedule.num_split_rows;
+      f.tiles = p.schedule.splits.data();
+      f.num_tiles = p.schedule.num_splits;
       f.partials = p.workspace.data();
       f.R = A.R;
       f.swath = cfg.swath;
-      f.num_swaths = p.num_swaths;
+      f.cluster = cfg.cluster;
       f.c = C.data;
       f.ldc = C.ld;
       f.c_col_major = params.c_col_major;

@@ -66,10 +66,10 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
   std::uint32_t phase = 0;
   float acc[K::kMTiles][K::kAccPerTile];  // (64 x wgmma-N) f32 per m-tile, this warpgroup's part
   int epi_count = 0;                       // epilogue chunks stored so far (double-buffer parity)
-  TileWork next = loop.first < p.num_groups ? tile_work(p, loop, loop.first) : TileWork{};
-  for (int g = loop.first; g < p.num_groups; g += loop.step) {
+  TileWork next = loop.first < loop.end ? tile_work(p, loop, loop.first) : TileWork{};
+  for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
-    next = next_tile_work(p, loop, g);
+    next = next_tile_work(p, loop, t);
     const int iters = (w.kb_end - w.kb_begin) * p.chunks_per_block;
 #pragma unroll
     for (int mt = 0; mt < K::kMTiles; ++mt)

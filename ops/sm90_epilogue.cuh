@@ -286,8 +286,8 @@ __device__ void epilogue_generic(const GemmParams& p, const TileWork& w,
                                  int lane) {
   OutTarget o;
   if (w.slot >= 0) {
-    // Workspace tile [slot][swath] of (R, SW) f32, row-major, written whole.
-    o.ptr = p.partials + (static_cast<std::int64_t>(w.slot) * p.num_swaths + w.swath) * (K::R * K::SW);
+    // Workspace tile `slot` of (R, SW) f32, row-major, written whole.
+    o.ptr = p.partials + static_cast<std::int64_t>(w.slot) * (K::R * K::SW);
     o.ld = K::SW;
     o.row0 = part_row<K>(wg);
     o.col0 = part_col<K>(wg);

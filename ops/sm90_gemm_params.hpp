@@ -23,9 +23,30 @@ struct Piece {
   int slot;
 };
 
-// A block row that was split: its partial tiles are slots [first_slot, first_slot + count).
+// A block row that was split: its pieces carry slots [first_slot, first_slot + count) of their
+// piece list (one list serves every swath group that uses it).
 struct SplitRow {
   int row;
+  int first_slot;
+  int count;
+};
+
+// One unit of a cluster's work: a piece of block row `row` on swath group `group` (swaths
+// group * cluster + rank). slot >= 0: the piece's CTAs write raw f32 partial tiles number
+// slot + rank of the workspace instead of C.
+struct Tile {
+  int row;
+  int kb_begin;
+  int kb_end;
+  int slot;
+  int group;
+};
+
+// A (split block row, swath group) whose pieces left partial tiles: piece q of CTA rank r wrote
+// tile first_slot + q * cluster + r; the fix-up kernel sums them in q order (deterministic).
+struct SplitTile {
+  int row;
+  int group;
   int first_slot;
   int count;
 };
@@ -41,18 +62,15 @@ struct GemmParams {
   CUtensorMap tmap_c;  // C for TMA stores: row-major (N, M) / column-major (M, N), box = one epilogue chunk
   const int* col_idx;  // nnzb block-column indices
 
-  // Schedule: tile t is piece (t % num_pieces) of swath (t / num_pieces); pieces are ordered
-  // longest row first, so CTAs running together share one swath of B in L2. With clusters of
-  // `cluster` CTAs (1 or 2), cluster c takes tile groups g = c, c + clusters, ...: group g is
-  // piece (g % num_pieces) of swaths cluster * (g / num_pieces) + rank - the same A blocks, so
-  // rank 0 loads each A chunk once and multicasts it to both. A swath >= num_swaths (odd
-  // num_swaths) is a phantom: loaded (zero-filled B) and computed, never stored.
-  const Piece* pieces;
-  int num_pieces;
+  // Schedule (sm90_schedule_build.hpp): cluster c works through tiles[cluster_begin[c] ..
+  // cluster_begin[c + 1]) in order. Both CTAs of a cluster (1 or 2 CTAs) take the same tiles - the
+  // same A blocks, so rank 0 loads each A chunk once and multicasts it to both - on swaths
+  // group * cluster + rank. A swath >= num_swaths (odd num_swaths) is a phantom: loaded
+  // (zero-filled B) and computed, never stored.
+  const Tile* tiles;
+  const int* cluster_begin;  // clusters + 1 offsets into tiles
   int num_swaths;
-  int num_tiles;   // num_pieces * num_swaths
-  int cluster;     // CTAs per cluster: 1 or 2
-  int num_groups;  // num_pieces * ceil(num_swaths / cluster)
+  int cluster;  // CTAs per cluster: 1 or 2
   int stages;
   int block_c;           // C: the K extent of a block
   int chunks_per_block;  // C / k_chunk
@@ -67,7 +85,7 @@ struct GemmParams {
   DType out;
   float alpha;
   float beta;
-  float* partials;  // [slot][swath][R][swath] f32, for split rows
+  float* partials;  // [partial tile][R][swath width] f32, for split rows
   int tma_store;    // beta == 0: stage chunks in the output dtype and TMA-store them asynchronously
 };
 

@@ -51,14 +51,14 @@ template <class K>
 __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int lane) {
   int stage = 0;
   std::uint32_t phase = 0;
-  TileWork next = loop.first < p.num_groups ? tile_work(p, loop, loop.first) : TileWork{};
+  TileWork next = loop.first < loop.end ? tile_work(p, loop, loop.first) : TileWork{};
   // Column indices are loaded one batch ahead - the batch after the current one, in this tile or
   // the next tile's first - so that a tile's first loads never wait for a dependent global load.
   // (perf_log entry 10: no measurable change, short rows included; what limits those is entry 11.)
   int pending = column_batch(p, next.kb_begin, next.kb_end, lane);
-  for (int g = loop.first; g < p.num_groups; g += loop.step) {
+  for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
-    next = next_tile_work(p, loop, g);
+    next = next_tile_work(p, loop, t);
     if (w.kb_begin == w.kb_end) pending = column_batch(p, next.kb_begin, next.kb_end, lane);  // empty piece
     const int n0 = w.swath * K::SW;
     for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {

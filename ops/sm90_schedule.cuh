@@ -13,34 +13,33 @@ struct TileWork {
   int row = 0;       // block row
   int kb_begin = 0;  // first stored block (index into col_idx / values)
   int kb_end = 0;
-  int slot = -1;     // >= 0: write f32 partials to this workspace slot instead of C
+  int slot = -1;     // >= 0: write f32 partials to this workspace tile instead of C
   int swath = 0;     // which swath of N
 };
 
-// Static round-robin over tile groups (g = cluster index, + number of clusters, ...):
-// deterministic and needs no atomics or per-run reset, so a run is a single capturable launch.
-// Groups are swath-major: the CTAs resident at one time all read the same B swaths (they stay in
-// L2), and inside a swath the longest rows come first so the short ones fill the tail. The CTAs
-// of a cluster walk the same groups, hence the same pieces, stages and ring phases.
+// A cluster's own list of tiles, fixed at plan time (sm90_schedule_build.hpp: balanced by
+// longest-processing-time in swath-major order, so the clusters finish together and move through
+// the swaths of B together, keeping them in L2). Deterministic, no atomics, no per-run reset: a
+// run is a single capturable launch. Both CTAs of a cluster walk the same list.
 struct TileLoop {
-  int first;  // this cluster's first group
-  int step;   // clusters in the grid
+  int first;  // this cluster's first tile
+  int end;    // one past its last
   int rank;   // this CTA's rank in its cluster: its swath within a group
 };
 __device__ __forceinline__ TileLoop tile_loop(const GemmParams& p, int rank) {
-  return {static_cast<int>(blockIdx.x) / p.cluster, static_cast<int>(gridDim.x) / p.cluster, rank};
+  const int c = static_cast<int>(blockIdx.x) / p.cluster;
+  return {p.cluster_begin[c], p.cluster_begin[c + 1], rank};
 }
-__device__ __forceinline__ TileWork tile_work(const GemmParams& p, const TileLoop& l, int g) {
-  const int swath_group = g / p.num_pieces;
-  const Piece piece = p.pieces[g - swath_group * p.num_pieces];
-  return {piece.row, piece.kb_begin, piece.kb_end, piece.slot, swath_group * p.cluster + l.rank};
+__device__ __forceinline__ TileWork tile_work(const GemmParams& p, const TileLoop& l, int t) {
+  const Tile tile = p.tiles[t];
+  return {tile.row, tile.kb_begin, tile.kb_end, tile.slot < 0 ? -1 : tile.slot + l.rank,
+          tile.group * p.cluster + l.rank};
 }
 
-// The group after g, loaded one tile ahead: the piece record is a global load (~1 us from L2),
-// so reading it when the tile starts would put that latency between every two tiles. Valid
-// only when g + step < num_groups.
-__device__ __forceinline__ TileWork next_tile_work(const GemmParams& p, const TileLoop& l, int g) {
-  return g + l.step < p.num_groups ? tile_work(p, l, g + l.step) : TileWork{};
+// The tile after t, loaded one tile ahead: the tile record is a global load (~1 us from L2), so
+// reading it when the tile starts would put that latency between every two tiles.
+__device__ __forceinline__ TileWork next_tile_work(const GemmParams& p, const TileLoop& l, int t) {
+  return t + 1 < l.end ? tile_work(p, l, t + 1) : TileWork{};
 }
 
 #endif  // __CUDACC__

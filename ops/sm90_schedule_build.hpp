@@ -1,10 +1,17 @@
-// Plan-time construction of the Hopper BSR GEMM's persistent schedule (see sm90_schedule.cuh for
-// how the kernel walks it): the block rows sorted longest first, rows far longer than average
-// cut into pieces whose f32 partial sums a fix-up kernel reduces in a fixed order.
+// Plan-time construction of the Hopper BSR GEMM's persistent schedule (sm90_schedule.cuh walks it),
+// in two steps:
+// 1. Pieces (build_pieces): the block rows sorted longest first, rows longer than a limit cut
+//    into even pieces whose f32 partial tiles a fix-up kernel reduces in a fixed order.
+// 2. Tiles (assign_tiles): every (piece, swath group) in swath-major order, each handed to the
+//    cluster with the least work so far (longest-processing-time). Every cluster ends up with
+//    the same work, and since a tile is handed out when its cluster reaches that point in time,
+//    the clusters running together work on the same one or two swaths of B (they stay in L2).
+//    The last `tail_groups` swath groups take a finer piece list, so that the final tiles are
+//    short enough for the clusters to finish together.
 //
-// build_schedule runs on the device (sort and scans with CUB) and synchronises `stream` once to
-// learn the piece counts; it allocates. A host twin with the same result serves as the test
-// oracle and documents the rule.
+// Both steps run on the device (CUB sort and scans; the assignment is one warp's greedy pass)
+// and synchronise `stream` to learn sizes; they allocate. Host twins with the same results
+// serve as the test oracle and document the rule.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,18 +22,20 @@
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/host_device.hpp"
 #include "bsrflow/ops/sm90_gemm_params.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
 
 namespace bsrflow::sm90 {
 
-struct Schedule {
+struct PieceList {
   DeviceBuffer<Piece> pieces;
   DeviceBuffer<SplitRow> split_rows;
   int num_pieces = 0;
   int num_split_rows = 0;
-  int num_slots = 0;  // pieces of split rows: one f32 (R x swath) workspace tile each per swath
+  int num_slots = 0;  // pieces of split rows
+  int longest = 0;    // no piece is longer: min(longest row, limit)
 };
 
-struct HostSchedule {
+struct HostPieceList {
   std::vector<Piece> pieces;
   std::vector<SplitRow> split_rows;
   int num_slots = 0;
@@ -37,15 +46,81 @@ struct HostSchedule {
 // that would leave one CTA working long after the others finished.
 int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas);
 
+// The finer pieces of the last swath groups (tuning_sm90.hpp, kTail*): groups == 0 when the
+// longest ordinary piece is already within the tail limit.
+struct TailSplit {
+  int groups = 0;
+  int limit = 0;
+};
+TailSplit tail_split(std::int64_t nnzb, int block_rows, int groups, int clusters, int longest_piece);
+
 // Number of pieces a row of `length` blocks is cut into under `limit` (0: never split).
 BSRFLOW_HD inline int pieces_for(int length, int limit) {
   return (limit > 0 && length > limit) ? (length + limit - 1) / limit : 1;
 }
 
 // `row_ptr` is a device pointer with block_rows + 1 entries. block_rows >= 1.
-Schedule build_schedule(const int* row_ptr, int block_rows, int limit, cudaStream_t stream);
+PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream);
 
 // Same result on the host from a host row_ptr.
-HostSchedule build_schedule_host(const std::vector<int>& row_ptr, int limit);
+HostPieceList build_pieces_host(const std::vector<int>& row_ptr, int limit);
+
+struct ScheduleShape {
+  int groups = 0;        // swath groups: ceil(num_swaths / cluster_size)
+  int tail_groups = 0;   // the last ones, which take the tail piece list
+  int clusters = 0;      // persistent clusters (<= kMaxClusters)
+  int cluster_size = 1;  // CTAs per cluster
+};
+constexpr int kMaxClusters = 256;  // the assignment warp keeps 8 cluster loads per lane
+
+// What a tile costs the assignment: its blocks plus the per-tile overhead.
+BSRFLOW_HD inline long long tile_cost(const Piece& p) { return p.kb_end - p.kb_begin + kTileOverheadBlocks; }
+
+// Which (swath group, list entry) the i-th item of the swath-major order is: groups before
+// `tail_first` hold `per_main` entries of the main list each, later ones `per_tail` of the tail.
+struct ItemRef {
+  int group;
+  int entry;
+  bool tail;
+};
+BSRFLOW_HD inline ItemRef item_ref(std::int64_t i, int per_main, int per_tail, int tail_first) {
+  const std::int64_t main_items = static_cast<std::int64_t>(tail_first) * per_main;
+  if (i < main_items) return {static_cast<int>(i / per_main), static_cast<int>(i % per_main), false};
+  const std::int64_t t = i - main_items;
+  return {tail_first + static_cast<int>(t / per_tail), static_cast<int>(t % per_tail), true};
+}
+
+// First partial tile of swath group g: the main list's slots for each group before the tail,
+// then the tail list's, each slot cluster_size tiles (one per rank).
+BSRFLOW_HD inline std::int64_t partial_base(int g, const ScheduleShape& s, int main_slots, int tail_slots) {
+  const int tail_first = s.groups - s.tail_groups;
+  const std::int64_t slots = g < tail_first ? static_cast<std::int64_t>(g) * main_slots
+                                            : static_cast<std::int64_t>(tail_first) * main_slots +
+                                                  static_cast<std::int64_t>(g - tail_first) * tail_slots;
+  return slots * s.cluster_size;
+}
+
+struct Schedule {
+  DeviceBuffer<Tile> tiles;          // per cluster, in execution order
+  DeviceBuffer<int> cluster_begin;   // clusters + 1
+  DeviceBuffer<SplitTile> splits;    // what the fix-up reduces
+  int num_tiles = 0;
+  int num_splits = 0;
+  int num_split_rows = 0;            // block rows cut in at least one swath group
+  std::int64_t num_partials = 0;     // f32 (R x swath) workspace tiles
+};
+
+struct HostSchedule {
+  std::vector<Tile> tiles;
+  std::vector<int> cluster_begin;
+  std::vector<SplitTile> splits;
+  std::int64_t num_partials = 0;
+};
+
+// `tail` is used only when shape.tail_groups > 0. Errors (unsupported) when the tiles, split
+// tiles or partial tiles pass the kernel's 32-bit indices or clusters > kMaxClusters.
+Schedule assign_tiles(const PieceList& main, const PieceList& tail, const ScheduleShape& shape, cudaStream_t stream);
+
+HostSchedule assign_tiles_host(const HostPieceList& main, const HostPieceList& tail, const ScheduleShape& shape);
 
 }  // namespace bsrflow::sm90

@@ -1,6 +1,6 @@
-// Reduction of split rows for the Hopper BSR GEMM: each split block row's pieces left raw f32
-// partial tiles in the workspace; this sums them in slot order (deterministic), applies alpha and
-// beta and writes C.
+// Reduction of split rows for the Hopper BSR GEMM: the pieces of each split (block row, swath
+// group) left raw f32 partial tiles in the workspace; this sums them in piece order
+// (deterministic), applies alpha and beta and writes C.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,12 +13,12 @@
 namespace bsrflow::sm90 {
 
 struct FixupParams {
-  const SplitRow* rows;
-  int num_rows;
-  const float* partials;  // [slot][swath][R][swath_width] f32
+  const SplitTile* tiles;
+  int num_tiles;
+  const float* partials;  // [partial tile][R][swath] f32 (SplitTile says which tiles)
   int R;
-  int swath;
-  int num_swaths;
+  int swath;    // swath width
+  int cluster;  // CTAs per cluster: a group covers cluster * swath columns
   void* c;
   std::int64_t ldc;
   int c_col_major;
@@ -29,7 +29,7 @@ struct FixupParams {
   float beta;
 };
 
-// Grid: one CTA row per (split row, row within block); n / 256 CTA columns (n <= 65535 * 256).
+// Grid: one CTA row per (split tile, row within the block row); cluster * swath / 256 CTA columns.
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream);
 
 }  // namespace bsrflow::sm90

@@ -59,4 +59,18 @@ constexpr int kSplitMinBlocks = 16;
 constexpr int kSplitAverageFactor = 4;
 constexpr int kSplitPerCtaFraction = 2;
 
+// Tile assignment (sm90_schedule_build.hpp, perf_log entry 13): each (piece, swath group) goes
+// to the cluster with the least work so far, a tile costing its blocks + kTileOverheadBlocks
+// (the epilogue and the pipeline refill: ~3 us of a 16 us 8-block 128x128 tile, entry 11).
+// The last swath groups use finer pieces so the clusters can finish together: rows longer than
+//   max(kTailMinBlocks, kTailAverageFactor * average row length, nnzb / clusters)
+// are cut there, over enough groups to absorb the longest ordinary piece on every cluster's
+// share: ceil(clusters * longest / (kTailAbsorbDivisor * nnzb)) groups. Modelled on the bench's
+// power-law rows (8192^3, 12.5%): max / average cluster work 1.10-1.77 -> 1.00-1.05, B swaths
+// in flight 5-21 -> 2-11, 4-25 MiB of partial tiles; uniform rows are never cut.
+constexpr int kTileOverheadBlocks = 2;
+constexpr int kTailMinBlocks = 4;
+constexpr int kTailAverageFactor = 2;
+constexpr int kTailAbsorbDivisor = 2;
+
 }  // namespace bsrflow::sm90

@@ -433,8 +433,8 @@ TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]"
   DeviceBuffer<int> d_row_ptr = DeviceBuffer<int>::from_host(row_ptr, stream);
   for (int limit : {0, 16, 40}) {
     CAPTURE(limit);
-    const sm90::Schedule s = sm90::build_schedule(d_row_ptr.data(), 300, limit, stream);
-    const sm90::HostSchedule h = sm90::build_schedule_host(row_ptr, limit);
+    const sm90::PieceList s = sm90::build_pieces(d_row_ptr.data(), 300, limit, stream);
+    const sm90::HostPieceList h = sm90::build_pieces_host(row_ptr, limit);
     const std::vector<sm90::Piece> pieces = s.pieces.to_host(stream);
     const std::vector<sm90::SplitRow> splits = s.split_rows.to_host(stream);
     REQUIRE(pieces.size() == h.pieces.size());
@@ -442,7 +442,40 @@ TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]"
     CHECK(s.num_slots == h.num_slots);
     CHECK(std::memcmp(pieces.data(), h.pieces.data(), pieces.size() * sizeof(sm90::Piece)) == 0);
     CHECK((splits.empty() || std::memcmp(splits.data(), h.split_rows.data(), splits.size() * sizeof(sm90::SplitRow)) == 0));
+    int longest = 0;
+    for (const sm90::Piece& p : h.pieces) longest = std::max(longest, p.kb_end - p.kb_begin);
+    CHECK(s.longest >= longest);
     if (limit == 16) CHECK(s.num_split_rows > 0);
+  }
+  // Tile lists: one warp's greedy pass against the host loop, with and without a tail, single
+  // CTAs and pairs, fewer and more clusters than tiles, and the full 256 clusters.
+  const sm90::PieceList main_d = sm90::build_pieces(d_row_ptr.data(), 300, 40, stream);
+  const sm90::PieceList tail_d = sm90::build_pieces(d_row_ptr.data(), 300, 8, stream);
+  const sm90::HostPieceList main_h = sm90::build_pieces_host(row_ptr, 40);
+  const sm90::HostPieceList tail_h = sm90::build_pieces_host(row_ptr, 8);
+  struct Shape {
+    int groups, tail_groups, clusters, cluster_size;
+  };
+  for (const Shape& sh : {Shape{3, 0, 132, 1}, Shape{3, 1, 132, 1}, Shape{5, 2, 66, 2}, Shape{1, 1, 7, 1},
+                          Shape{2, 0, 256, 2}, Shape{4, 4, 131, 1}}) {
+    CAPTURE(sh.groups, sh.tail_groups, sh.clusters, sh.cluster_size);
+    sm90::ScheduleShape shape;
+    shape.groups = sh.groups;
+    shape.tail_groups = sh.tail_groups;
+    shape.clusters = sh.clusters;
+    shape.cluster_size = sh.cluster_size;
+    const sm90::Schedule d = sm90::assign_tiles(main_d, tail_d, shape, stream);
+    const sm90::HostSchedule h = sm90::assign_tiles_host(main_h, tail_h, shape);
+    const std::vector<sm90::Tile> tiles = d.tiles.to_host(stream);
+    const std::vector<int> begin = d.cluster_begin.to_host(stream);
+    const std::vector<sm90::SplitTile> splits = d.splits.to_host(stream);
+    REQUIRE(tiles.size() == h.tiles.size());
+    CHECK(begin == h.cluster_begin);
+    CHECK(std::memcmp(tiles.data(), h.tiles.data(), tiles.size() * sizeof(sm90::Tile)) == 0);
+    REQUIRE(splits.size() == h.splits.size());
+    CHECK((splits.empty() || std::memcmp(splits.data(), h.splits.data(), splits.size() * sizeof(sm90::SplitTile)) == 0));
+    CHECK(d.num_partials == h.num_partials);
+    CHECK(d.num_tiles == static_cast<int>(h.tiles.size()));
   }
 }
 
