@@ -159,7 +159,9 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   }
 
   // The schedule (sm90_schedule_build.hpp): pieces, then tiles balanced over the clusters.
-  const int limit = options.split_long_rows ? sm90::split_limit(A.nnzb, block_rows, impl->num_swaths, sms) : 0;
+  const int limit = options.split_long_rows ? sm90::split_limit(A.nnzb, block_rows, impl->num_swaths, sms,
+                                                               sm90::split_per_cta_fraction(A.R))
+                                            : 0;
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   const sm90::PieceList pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream);
   sm90::ScheduleShape shape;

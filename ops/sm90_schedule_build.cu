@@ -13,10 +13,10 @@
 
 namespace bsrflow::sm90 {
 
-int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas) {
+int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas, int fraction) {
   if (block_rows <= 0 || nnzb <= 0) return 0;
   const std::int64_t average = (nnzb + block_rows - 1) / block_rows;
-  const std::int64_t fair = nnzb * num_swaths / (static_cast<std::int64_t>(kSplitPerCtaFraction) * std::max(ctas, 1));
+  const std::int64_t fair = nnzb * num_swaths / (static_cast<std::int64_t>(std::max(fraction, 1)) * std::max(ctas, 1));
   const std::int64_t limit = std::max<std::int64_t>({kSplitMinBlocks, kSplitAverageFactor * average, fair});
   return static_cast<int>(std::min<std::int64_t>(limit, 1 << 30));
 }

@@ -42,9 +42,9 @@ struct HostPieceList {
 };
 
 // Longest piece allowed: max(kSplitMinBlocks, kSplitAverageFactor * average row length,
-// nnzb * num_swaths / (kSplitPerCtaFraction * ctas)) blocks (tuning_sm90.hpp). A tile longer than
-// that would leave one CTA working long after the others finished.
-int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas);
+// nnzb * num_swaths / (fraction * ctas)) blocks, fraction = split_per_cta_fraction(R)
+// (tuning_sm90.hpp). A tile longer than that would leave one CTA working long after the others.
+int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas, int fraction);
 
 // The finer pieces of the last swath groups (tuning_sm90.hpp, kTail*): groups == 0 when the
 // longest ordinary piece is already within the tail limit.

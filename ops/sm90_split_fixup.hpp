@@ -29,7 +29,7 @@ struct FixupParams {
   float beta;
 };
 
-// Grid: one CTA row per (split tile, row within the block row); cluster * swath / 256 CTA columns.
+// One thread per 4 columns of a row of a split tile: cluster * swath <= 1024.
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream);
 
 }  // namespace bsrflow::sm90

@@ -53,11 +53,15 @@ constexpr int kMaxStages = 8;
 
 // Long-row splitting: a block row is cut into pieces of at most
 //   max(kSplitMinBlocks, kSplitAverageFactor * average row length,
-//       total tile blocks / (kSplitPerCtaFraction * CTAs))
-// blocks, so no single tile holds more than half of one CTA's fair share of the work.
+//       total tile blocks / (split_per_cta_fraction(R) * CTAs))
+// blocks, so no single tile holds more than a fraction of one CTA's fair share of the work.
+// The fraction is per block height (perf_log entry 13, H100, power-law rows, 8192^3 12.5%): at
+// R = 128 a quarter of the old share (8: pieces of <= 32 blocks) gave 349 -> 370 TFLOPS - a
+// 62-block piece held its cluster ~16 swath groups behind the others, out of L2's reach; at
+// R = 64 it lost 2% (more partial tiles), at 32 it was equal.
 constexpr int kSplitMinBlocks = 16;
 constexpr int kSplitAverageFactor = 4;
-constexpr int kSplitPerCtaFraction = 2;
+constexpr int split_per_cta_fraction(int R) { return R == 128 ? 8 : 2; }
 
 // Tile assignment (sm90_schedule_build.hpp, perf_log entry 13): each (piece, swath group) goes
 // to the cluster with the least work so far, a tile costing its blocks + kTileOverheadBlocks

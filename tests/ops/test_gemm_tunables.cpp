@@ -114,11 +114,12 @@ TEST_CASE("tunable configurations on a fake H100: variants x stages x split", "[
 TEST_CASE("the GPU test's pattern splits its long row on an H100 and an H200", "[ops][tuning]") {
   // "every tunable configuration is exact" (test_sm90_gemm.cu): 10 block rows, one of 24 blocks
   // and one of 1, N = 1096 (3 swaths of 512); the split and no-split schedules must differ.
-  for (const int sms : {132, 114, 144}) {
-    const int limit = sm90::split_limit(25, 10, 3, sms);
-    CHECK(limit == 16);
-    CHECK(sm90::pieces_for(24, limit) == 2);
-  }
+  for (const int sms : {132, 114, 144})
+    for (const int R : {16, 32, 64, 128}) {
+      const int limit = sm90::split_limit(25, 10, 3, sms, sm90::split_per_cta_fraction(R));
+      CHECK(limit == 16);
+      CHECK(sm90::pieces_for(24, limit) == 2);
+    }
 }
 
 TEST_CASE("tunable configuration names and options", "[ops][tuning]") {
