@@ -13,9 +13,13 @@
 
 namespace bsrflow::sm90 {
 
+namespace {
+std::int64_t average_row_blocks(std::int64_t nnzb, int block_rows) { return (nnzb + block_rows - 1) / block_rows; }
+}  // namespace
+
 int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas, int fraction) {
   if (block_rows <= 0 || nnzb <= 0) return 0;
-  const std::int64_t average = (nnzb + block_rows - 1) / block_rows;
+  const std::int64_t average = average_row_blocks(nnzb, block_rows);
   const std::int64_t fair = nnzb * num_swaths / (static_cast<std::int64_t>(std::max(fraction, 1)) * std::max(ctas, 1));
   const std::int64_t limit = std::max<std::int64_t>({kSplitMinBlocks, kSplitAverageFactor * average, fair});
   return static_cast<int>(std::min<std::int64_t>(limit, 1 << 30));
@@ -23,7 +27,7 @@ int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas, int
 
 TailSplit tail_split(std::int64_t nnzb, int block_rows, int groups, int clusters, int longest_piece) {
   if (block_rows <= 0 || nnzb <= 0 || groups <= 0 || clusters <= 0) return {};
-  const std::int64_t average = (nnzb + block_rows - 1) / block_rows;
+  const std::int64_t average = average_row_blocks(nnzb, block_rows);
   const std::int64_t limit = std::max<std::int64_t>(
       {kTailMinBlocks, static_cast<std::int64_t>(kTailAverageFactor) * average, nnzb / clusters});
   if (longest_piece <= limit) return {};
@@ -60,11 +64,13 @@ __global__ void piece_counts_kernel(const int* sorted_lengths, int block_rows, i
   }
 }
 
+// Pieces, slots, split rows and the longest row (sorted first), read back in one copy.
 __global__ void totals_kernel(const int* piece_off, const int* slot_off, const int* split_off, const int* pieces,
-                              const int* slots, const int* splits, int last, int* totals) {
+                              const int* slots, const int* splits, const int* sorted_lengths, int last, int* totals) {
   totals[0] = piece_off[last] + pieces[last];
   totals[1] = slot_off[last] + slots[last];
   totals[2] = split_off[last] + splits[last];
+  totals[3] = sorted_lengths[0];
 }
 
 __global__ void fill_pieces_kernel(const int* row_ptr, const int* sorted_ids, const int* pieces, const int* piece_off,
@@ -89,7 +95,7 @@ PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream
   const std::size_t n = static_cast<std::size_t>(block_rows);
   DeviceBuffer<int> lengths(n, stream), ids(n, stream), sorted_lengths(n, stream), sorted_ids(n, stream);
   DeviceBuffer<int> pieces(n, stream), slots(n, stream), splits(n, stream);
-  DeviceBuffer<int> piece_off(n, stream), slot_off(n, stream), split_off(n, stream), totals(3, stream);
+  DeviceBuffer<int> piece_off(n, stream), slot_off(n, stream), split_off(n, stream), totals(4, stream);
   const unsigned grid = static_cast<unsigned>((n + 255) / 256);
 
   row_lengths_kernel<<<grid, 256, 0, stream>>>(row_ptr, block_rows, lengths.data(), ids.data());
@@ -115,7 +121,7 @@ PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream
     BSRFLOW_CUDA(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, in->data(), out->data(), block_rows, stream));
   }
   totals_kernel<<<1, 1, 0, stream>>>(piece_off.data(), slot_off.data(), split_off.data(), pieces.data(), slots.data(),
-                                     splits.data(), block_rows - 1, totals.data());
+                                     splits.data(), sorted_lengths.data(), block_rows - 1, totals.data());
   BSRFLOW_CHECK_LAUNCH("totals_kernel");
   const std::vector<int> t = totals.to_host(stream);  // synchronises
 
@@ -129,10 +135,7 @@ PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream
                                                slot_off.data(), split_off.data(), block_rows, list.pieces.data(),
                                                list.split_rows.data());
   BSRFLOW_CHECK_LAUNCH("fill_pieces_kernel");
-  int longest_row = 0;
-  BSRFLOW_CUDA(cudaMemcpyAsync(&longest_row, sorted_lengths.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-  BSRFLOW_CUDA(cudaStreamSynchronize(stream));
-  list.longest = limit > 0 ? std::min(longest_row, limit) : longest_row;
+  list.longest = limit > 0 ? std::min(t[3], limit) : t[3];
   return list;
 }
 
@@ -323,8 +326,7 @@ Schedule assign_tiles(const PieceList& main, const PieceList& tail, const Schedu
                                                        tail_slots, shape, z.num_splits, out.splits.data());
     BSRFLOW_CHECK_LAUNCH("fill_splits_kernel");
   }
-  BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the temporaries go out of scope
-  return out;
+  return out;  // the temporaries are freed in stream order, after the kernels that use them
 }
 
 HostSchedule assign_tiles_host(const HostPieceList& main, const HostPieceList& tail, const ScheduleShape& shape) {

@@ -10,8 +10,9 @@
 //    short enough for the clusters to finish together.
 //
 // Both steps run on the device (CUB sort and scans; the assignment is one warp's greedy pass)
-// and synchronise `stream` to learn sizes; they allocate. Host twins with the same results
-// serve as the test oracle and document the rule.
+// and allocate; build_pieces synchronises `stream` once to learn its sizes, assign_tiles does not
+// synchronise (its sizes follow from the piece lists). Host twins with the same results serve as
+// the test oracle and document the rule.
 #pragma once
 
 #include <cuda_runtime_api.h>
