@@ -1,0 +1,236 @@
+// GEMM test problems shared by the kernels' GPU tests (test_sm90_gemm.cu, test_skinny_gemm.cu):
+// block patterns (random, hostile, power-law), integer-valued and real operands with poisoned
+// padding, the device copies with a guard tail past C, and check_exact - a plan's result
+// against the reference kernel, bit for bit over C's whole storage.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/stream.hpp"
+#include "bsrflow/formats/bsr.hpp"
+#include "bsrflow/formats/dense.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/reference_gemm.hpp"
+#include "support/gpu.hpp"
+#include "support/patterns.hpp"
+
+namespace bsrflow::test::gemm {
+
+
+enum class Pattern { random_half, empty_rows, single_block, full, powerlaw, one_long_row, none };
+
+inline std::vector<std::vector<int>> block_pattern(Pattern p, int block_rows, int block_cols, std::uint32_t seed) {
+  std::vector<std::vector<int>> rows(static_cast<std::size_t>(block_rows));
+  std::mt19937 rng(seed);
+  switch (p) {
+    case Pattern::random_half:
+    case Pattern::empty_rows: {
+      std::bernoulli_distribution keep(0.5);
+      for (int i = 0; i < block_rows; ++i)
+        for (int j = 0; j < block_cols; ++j)
+          if (keep(rng)) rows[i].push_back(j);
+      if (p == Pattern::empty_rows)
+        for (int i = 0; i < block_rows; i += 2) rows[i].clear();
+      else if (block_rows > 1)
+        rows[1].clear();  // one empty row in every problem
+      break;
+    }
+    case Pattern::single_block:
+      rows[block_rows / 2].push_back(block_cols / 2);
+      break;
+    case Pattern::full:
+      for (auto& r : rows)
+        for (int j = 0; j < block_cols; ++j) r.push_back(j);
+      break;
+    case Pattern::powerlaw: {
+      const HostCsr<float> csr =
+          bsrflow::test::powerlaw_csr<float>(block_rows, block_cols, std::int64_t{block_rows} * block_cols / 6, 1.2, seed);
+      for (int i = 0; i < block_rows; ++i)
+        rows[i].assign(csr.col_idx.begin() + csr.row_ptr[i], csr.col_idx.begin() + csr.row_ptr[i + 1]);
+      break;
+    }
+    case Pattern::one_long_row:
+      for (int j = 0; j < block_cols; ++j) rows[block_rows - 1].push_back(j);
+      rows[0].push_back(0);
+      break;
+    case Pattern::none: break;
+  }
+  return rows;
+}
+
+template <class T, class ValueFn>
+HostBsr<T> make_bsr(int rows, int cols, int R, int C, const std::vector<std::vector<int>>& pattern, ValueFn value) {
+  HostBsr<T> a;
+  a.rows = rows;
+  a.cols = cols;
+  a.R = R;
+  a.C = C;
+  a.row_ptr.assign(pattern.size() + 1, 0);
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    for (int j : pattern[i]) {
+      a.col_idx.push_back(j);
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+          const bool inside = static_cast<std::int64_t>(i) * R + r < rows && static_cast<std::int64_t>(j) * C + c < cols;
+          a.values.push_back(inside ? value() : from_double<T>(0.0));  // padding of edge blocks is zero
+        }
+    }
+    a.row_ptr[i + 1] = static_cast<int>(a.col_idx.size());
+  }
+  return a;
+}
+
+inline std::int64_t round8(std::int64_t v) { return (v + 7) / 8 * 8; }
+
+// Leading dimension: the minimum rounded up to 8 (the sm90 kernel's requirement), plus 8 more
+// when `padded`.
+inline std::int64_t ld_for(int rows, int cols, Layout layout, bool padded) {
+  return round8(std::max(layout == Layout::row_major ? cols : rows, 1)) + (padded ? 8 : 0);
+}
+
+template <class T, class ValueFn>
+HostDense<T> make_dense(int rows, int cols, Layout layout, bool padded, ValueFn value) {
+  HostDense<T> d(rows, cols, layout, ld_for(rows, cols, layout, padded));
+  for (auto& v : d.data) v = from_double<T>(std::nan(""));
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) d(i, j) = value();
+  return d;
+}
+
+struct Case {
+  int M = 0, N = 0, K = 0, R = 16, C = 16;
+  Layout b_layout = Layout::row_major;
+  Layout c_layout = Layout::row_major;
+  bool padded = false;
+  Pattern pattern = Pattern::random_half;
+  float alpha = 2.0f;
+  float beta = 0.0f;
+  std::uint32_t seed = 1;
+};
+
+inline std::string describe(const Case& c) {
+  std::ostringstream os;
+  os << "M=" << c.M << " N=" << c.N << " K=" << c.K << " block " << c.R << "x" << c.C << ", B "
+     << (c.b_layout == Layout::row_major ? "row" : "col") << "-major, C "
+     << (c.c_layout == Layout::row_major ? "row" : "col") << "-major" << (c.padded ? ", padded ld" : "")
+     << ", alpha " << c.alpha << " beta " << c.beta << ", pattern " << static_cast<int>(c.pattern);
+  return os.str();
+}
+
+constexpr std::size_t kGuard = 64;  // poisoned elements past C's storage
+
+template <class T>
+DeviceBuffer<T> upload_with_guard(const std::vector<T>& host, cudaStream_t s) {
+  std::vector<T> v = host;
+  v.resize(host.size() + kGuard);
+  std::memset(static_cast<void*>(v.data() + host.size()), 0xFF, kGuard * sizeof(T));
+  return DeviceBuffer<T>::from_host(v, s);
+}
+
+template <class T>
+DenseView<T> view_of(DeviceBuffer<T>& buf, const HostDense<T>& h) {
+  return {buf.data(), h.rows, h.cols, h.ld, h.layout};
+}
+template <class T>
+DenseView<const T> cview_of(const DeviceBuffer<T>& buf, const HostDense<T>& h) {
+  return {buf.data(), h.rows, h.cols, h.ld, h.layout};
+}
+
+template <class TIn, class TOut>
+struct Problem {
+  HostBsr<TIn> A;
+  HostDense<TIn> B;
+  HostDense<TOut> C;
+};
+
+template <class TIn, class TOut>
+Problem<TIn, TOut> integer_problem(const Case& c) {
+  const auto pattern = block_pattern(c.pattern, ceil_div(c.M, c.R), ceil_div(c.K, c.C), c.seed);
+  std::mt19937 rng(c.seed + 7);
+  auto v = [&] { return bsrflow::test::int_value<TIn>(rng, 4); };
+  auto w = [&] { return bsrflow::test::int_value<TOut>(rng, 4); };
+  return {make_bsr<TIn>(c.M, c.K, c.R, c.C, pattern, v), make_dense<TIn>(c.K, c.N, c.b_layout, c.padded, v),
+          make_dense<TOut>(c.M, c.N, c.c_layout, c.padded, w)};
+}
+
+template <class TIn, class TOut>
+Problem<TIn, TOut> real_problem(const Case& c) {
+  const auto pattern = block_pattern(c.pattern, ceil_div(c.M, c.R), ceil_div(c.K, c.C), c.seed);
+  std::mt19937 rng(c.seed + 11);
+  auto v = [&] { return bsrflow::test::real_value<TIn>(rng); };
+  auto w = [&] { return bsrflow::test::real_value<TOut>(rng); };
+  return {make_bsr<TIn>(c.M, c.K, c.R, c.C, pattern, v), make_dense<TIn>(c.K, c.N, c.b_layout, c.padded, v),
+          make_dense<TOut>(c.M, c.N, c.c_layout, c.padded, w)};
+}
+
+// The device side of a problem plus two copies of C's storage (+ guard), for the kernel under
+// test and for the reference.
+template <class TIn, class TOut>
+struct DeviceProblem {
+  Bsr<TIn> A;
+  DeviceBuffer<TIn> B;
+  std::vector<TOut> c_init;  // initial storage incl. guard
+  DeviceBuffer<TOut> C;
+
+  DeviceProblem(const Problem<TIn, TOut>& p, bool poison_c, cudaStream_t s)
+      : A(Bsr<TIn>::from_host(p.A, s)), B(DeviceBuffer<TIn>::from_host(p.B.data, s)) {
+    c_init = p.C.data;
+    if (poison_c) std::memset(static_cast<void*>(c_init.data()), 0xFF, c_init.size() * sizeof(TOut));
+    C = upload_with_guard(c_init, s);
+  }
+  void reset_c(cudaStream_t s) {
+    std::vector<TOut> v = c_init;
+    v.resize(c_init.size() + kGuard);
+    std::memset(static_cast<void*>(v.data() + c_init.size()), 0xFF, kGuard * sizeof(TOut));
+    C.copy_from_host(v, s);
+  }
+};
+
+template <class TIn, class TOut>
+std::vector<TOut> run_plan(const GemmPlan& plan, DeviceProblem<TIn, TOut>& d, const Problem<TIn, TOut>& p,
+                           float alpha, float beta, cudaStream_t s) {
+  d.reset_c(s);
+  plan.run<TIn, TOut>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), alpha, beta, s);
+  return d.C.to_host(s);
+}
+
+template <class TIn, class TOut>
+std::vector<TOut> run_reference(DeviceProblem<TIn, TOut>& d, const Problem<TIn, TOut>& p, float alpha, float beta,
+                                cudaStream_t s) {
+  d.reset_c(s);
+  reference_gemm<TIn, TOut>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), alpha, beta, s);
+  return d.C.to_host(s);
+}
+
+// Plans `c` with `options`, checks the plan chose kernel `expect`, runs it and the reference on
+// identical inputs and compares C's whole storage bit for bit.
+template <class TIn, class TOut>
+void check_exact(const Case& c, const GemmOptions& options, GemmKernel expect = GemmKernel::sm90) {
+  CAPTURE(describe(c));
+  Stream stream;
+  const Problem<TIn, TOut> p = integer_problem<TIn, TOut>(c);
+  DeviceProblem<TIn, TOut> d(p, c.beta == 0.0f, stream);
+  const GemmPlan plan =
+      plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), options, stream);
+  CAPTURE(plan.name(), plan.fallback_reason());
+  REQUIRE(plan.kernel() == expect);
+  const std::vector<TOut> got = run_plan(plan, d, p, c.alpha, c.beta, stream);
+  const std::vector<TOut> want = run_reference(d, p, c.alpha, c.beta, stream);
+  CHECK(bsrflow::test::bitwise_equal(got, want));
+}
+
+}  // namespace bsrflow::test::gemm
