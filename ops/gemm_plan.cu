@@ -18,6 +18,7 @@
 #include "bsrflow/ops/gemm_tuner.hpp"
 #include "bsrflow/ops/gemm_tuning_key.hpp"
 #include "bsrflow/ops/reference_gemm.hpp"
+#include "bsrflow/ops/skinny_gemm.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
 #include "bsrflow/ops/sm90_gemm_params.hpp"
 #include "bsrflow/ops/sm90_kernels.hpp"
@@ -25,6 +26,7 @@
 #include "bsrflow/ops/sm90_split_fixup.hpp"
 #include "bsrflow/ops/sm90_tensor_map.hpp"
 #include "bsrflow/ops/tuning_cache.hpp"
+#include "bsrflow/ops/tuning_skinny.hpp"
 
 namespace bsrflow {
 
@@ -47,6 +49,8 @@ struct GemmPlan::Impl {
   int ctas = 0;
   bool tma_store_epilogue = true;
   bool single_box_b = true;
+  // Skinny kernel state.
+  skinny::Plan skinny;
   // Where the configuration came from (plan_gemm's tuning).
   TuningSource source = TuningSource::heuristic;
   std::string tuning_note;
@@ -98,6 +102,17 @@ const void* placeholder() {
   return byte;
 }
 
+// Options that only the Hopper kernel has: setting one asks for it.
+bool hopper_options(const GemmOptions& o) {
+  return o.swath > 0 || o.stages > 0 || o.k_chunk > 0 || o.orientation.has_value() || o.copy_only || o.max_ctas > 0 ||
+         o.cluster > 0;
+}
+
+bool wants_skinny(const GemmOptions& o, const DenseDesc& B) {
+  if (o.kernel == GemmOptions::Choice::skinny) return true;
+  return o.kernel == GemmOptions::Choice::automatic && B.cols <= skinny::kMaxN && !hopper_options(o);
+}
+
 // plan_gemm without tuning: the configuration is the options' or the heuristic's.
 std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
                                              const GemmOptions& options, cudaStream_t stream) {
@@ -127,6 +142,17 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
 
   DeviceInfo device;
   if (options.kernel != GemmOptions::Choice::reference) device = device_info();
+  if (wants_skinny(options, B)) {
+    std::string why = skinny::rejection(A, in, B, C, device);
+    BSRFLOW_REQUIRE(options.kernel != GemmOptions::Choice::skinny || why.empty(), Errc::unsupported,
+                    "GemmOptions asked for the skinny kernel, but " + why);
+    if (why.empty()) {
+      impl->kernel = GemmKernel::skinny;
+      impl->skinny = skinny::make_plan(A, in, C.dtype, B.cols, B.layout, device.sm_count, options.split_long_rows,
+                                       device.smem_per_block_optin, stream);
+      return impl;
+    }
+  }
   sm90::Choice choice = sm90::choose(A, in, B, C, options, device);
   if (!choice.use_sm90) {
     impl->kernel = GemmKernel::reference;
@@ -188,7 +214,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
 // The options fix the Hopper configuration themselves (tuning does not override a caller; row
 // splitting is tunable, so turning it off fixes it too).
 bool fixed_by_options(const GemmOptions& o) {
-  return o.kernel == GemmOptions::Choice::reference || o.swath > 0 || o.stages > 0 || o.k_chunk > 0 ||
+  return o.kernel == GemmOptions::Choice::reference || o.kernel == GemmOptions::Choice::skinny || o.swath > 0 || o.stages > 0 || o.k_chunk > 0 ||
          o.orientation.has_value() || o.copy_only || !o.split_long_rows;
 }
 
@@ -208,6 +234,10 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
   std::unique_ptr<GemmPlan::Impl> impl = plan_untuned(A, in, B, C, options, stream);
   if (fixed_by_options(options)) impl->source = TuningSource::options;
   if (options.tuning == GemmTuning::off) return GemmPlan(std::move(impl));
+  if (impl->kernel == GemmKernel::skinny) {
+    impl->tuning_note = "tuning not applied: the skinny kernel runs (it has no configurations to choose from)";
+    return GemmPlan(std::move(impl));
+  }
   if (impl->kernel != GemmKernel::sm90) {
     impl->tuning_note = "tuning not applied: the reference kernel runs (" + impl->reason + ")";
     return GemmPlan(std::move(impl));
@@ -285,14 +315,27 @@ TuningSource GemmPlan::tuning_source() const { return checked(impl_).source; }
 const std::string& GemmPlan::tuning_note() const { return checked(impl_).tuning_note; }
 const std::string& GemmPlan::fallback_reason() const { return checked(impl_).reason; }
 const Sm90Config& GemmPlan::config() const { return checked(impl_).config; }
-int GemmPlan::ctas() const { return checked(impl_).ctas; }
-int GemmPlan::tiles() const { return checked(impl_).num_tiles; }
-int GemmPlan::split_rows() const { return checked(impl_).schedule.num_split_rows; }
-std::size_t GemmPlan::workspace_bytes() const { return checked(impl_).workspace.bytes(); }
+int GemmPlan::ctas() const {
+  const Impl& p = checked(impl_);
+  return p.kernel == GemmKernel::skinny ? p.skinny.pieces.num_pieces : p.ctas;
+}
+int GemmPlan::tiles() const {
+  const Impl& p = checked(impl_);
+  return p.kernel == GemmKernel::skinny ? p.skinny.pieces.num_pieces : p.num_tiles;
+}
+int GemmPlan::split_rows() const {
+  const Impl& p = checked(impl_);
+  return p.kernel == GemmKernel::skinny ? p.skinny.pieces.num_split_rows : p.schedule.num_split_rows;
+}
+std::size_t GemmPlan::workspace_bytes() const {
+  const Impl& p = checked(impl_);
+  return p.workspace.bytes() + p.skinny.partials.bytes() + p.skinny.counters.bytes() + p.skinny.split_of_slot.bytes();
+}
 
 std::string GemmPlan::name() const {
   const Impl& p = checked(impl_);
   if (p.kernel == GemmKernel::sm90) return p.config.name();
+  if (p.kernel == GemmKernel::skinny) return skinny::name(p.in, p.R, p.C, p.skinny.width, p.b.layout);
   return "bsr_reference_" + std::string(dtype_name(p.in)) + "_r" + std::to_string(p.R) + "c" + std::to_string(p.C);
 }
 
@@ -323,6 +366,16 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     return;
   }
   if constexpr (std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>) {
+    if (p.kernel == GemmKernel::skinny) {
+      BSRFLOW_REQUIRE(A.nnzb == 0 || aligned16(A.values), Errc::invalid_argument,
+                      "A.values is not 16-byte aligned; the skinny kernel's 16-byte copies need it "
+                      "(GemmOptions::kernel = reference takes any alignment)");
+      BSRFLOW_REQUIRE(B.rows == 0 || B.cols == 0 || aligned16(B.data), Errc::invalid_argument,
+                      "B.data is not 16-byte aligned; the skinny kernel's 16-byte copies need it "
+                      "(GemmOptions::kernel = reference takes any alignment)");
+      skinny::run<TIn, TOut>(p.skinny, A, B, C, static_cast<float>(alpha), static_cast<float>(beta), stream);
+      return;
+    }
     if (p.num_tiles == 0) return;  // M == 0 or N == 0
     BSRFLOW_REQUIRE(A.nnzb == 0 || aligned16(A.values), Errc::invalid_argument,
                     "A.values is not 16-byte aligned; the sm90 kernel's TMA loads need it "

@@ -3,9 +3,10 @@
 //   GemmPlan plan = plan_gemm(A.view(), describe(B), describe(C));   // once per pattern/shape
 //   plan.run(A.view(), B, C, alpha, beta, stream);                    // many times
 //
-// plan_gemm validates, picks the kernel and its configuration (the Hopper WGMMA/TMA kernel, or
-// the reference kernel for what the fast one cannot take, and says why), builds the persistent
-// tile schedule on the device and sizes the workspace; it allocates and synchronises `stream`.
+// plan_gemm validates, picks the kernel and its configuration (the skinny kernel for N <= 64, the
+// Hopper WGMMA/TMA kernel, or the reference kernel for what the fast ones cannot take, and says
+// why), builds the work schedule on the device and sizes the workspace; it allocates and
+// synchronises `stream`.
 // run() does no allocation, no synchronisation and no host work proportional to the matrix (it
 // encodes three TMA descriptors and launches one or two kernels), so it may be captured into a
 // CUDA Graph. The plan is bound to A's pattern (row_ptr / col_idx contents, which run does not
@@ -43,7 +44,9 @@ DenseDesc describe(const DenseView<T>& v) {
   return {v.rows, v.cols, v.ld, v.layout, dtype_of_v<T>};
 }
 
-enum class GemmKernel : std::uint8_t { sm90, reference };
+// sm90: the Hopper WGMMA + TMA kernel; skinny: the streaming kernel for N <= 64 (mma.sync,
+// cp.async; sm_80 and newer); reference: CUDA cores, any shape and dtype.
+enum class GemmKernel : std::uint8_t { sm90, reference, skinny };
 
 class TuningCache;  // tuning_cache.hpp
 
@@ -68,9 +71,11 @@ enum class TuningSource : std::uint8_t {
 const char* tuning_source_name(TuningSource s);
 
 struct GemmOptions {
-  enum class Choice : std::uint8_t { automatic, sm90, reference };
-  // automatic: the Hopper kernel where it applies, else the reference kernel (the plan says
-  // why). sm90: throw Error(unsupported) instead of falling back. reference: always reference.
+  enum class Choice : std::uint8_t { automatic, sm90, reference, skinny };
+  // automatic: the skinny kernel when N <= 64 and no Hopper-only option below is set (swath,
+  // stages, k_chunk, orientation, copy_only, max_ctas, cluster), else the Hopper kernel where it
+  // applies, else the reference kernel (the plan says why). sm90 / skinny: that kernel, or
+  // Error(unsupported) saying why not, instead of falling back. reference: always reference.
   Choice kernel = Choice::automatic;
   int swath = 0;   // N columns per tile; 0 = tuned (tuning_sm90.hpp)
   int stages = 0;  // ring depth; 0 = as many as fit in shared memory, at most kMaxStages
@@ -116,9 +121,9 @@ class GemmPlan {
   const std::string& tuning_note() const;
   // The Hopper configuration (meaningful when kernel() == GemmKernel::sm90).
   const Sm90Config& config() const;
-  int ctas() const;             // persistent CTAs launched
+  int ctas() const;             // CTAs launched (sm90: persistent; skinny: one per piece)
   int tiles() const;            // (pieces x swaths) work items
-  int split_rows() const;       // block rows cut across CTAs
+  int split_rows() const;       // block rows cut across CTAs (sm90, skinny)
   std::size_t workspace_bytes() const;
 
   // TIn / TOut must be the dtypes the plan was made for: (f16, f16|f32), (bf16, bf16|f32) on

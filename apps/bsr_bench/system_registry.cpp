@@ -9,11 +9,12 @@ double PreparedRun::prep_ms() const { return std::numeric_limits<double>::quiet_
 std::vector<std::unique_ptr<System>> make_all_systems() {
   std::vector<std::unique_ptr<System>> systems;
   // bsrflow paths first: the reference kernel (the oracle), then the Hopper kernel (heuristic,
-  // then autotuned) and its copy-only speed-of-light probe.
+  // then autotuned) and its copy-only speed-of-light probe, then the skinny kernel (N <= 64).
   systems.push_back(make_reference_system());
   systems.push_back(make_sm90_system());
   systems.push_back(make_sm90_tuned_system());
   systems.push_back(make_sm90_copy_probe_system());
+  systems.push_back(make_skinny_system());  // N <= 64 only
   // Peers.
   systems.push_back(make_cublas_dense_system());
   systems.push_back(make_cusparse_bsr_system());

@@ -19,6 +19,7 @@ std::unique_ptr<System> make_reference_system();
 std::unique_ptr<System> make_sm90_system();
 std::unique_ptr<System> make_sm90_tuned_system();
 std::unique_ptr<System> make_sm90_copy_probe_system();
+std::unique_ptr<System> make_skinny_system();
 std::unique_ptr<System> make_cublas_dense_system();
 std::unique_ptr<System> make_cusparse_bsr_system();
 std::unique_ptr<System> make_cusparse_blocked_ell_system();

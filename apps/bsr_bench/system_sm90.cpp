@@ -7,6 +7,7 @@
 // variant (sm90_variants.hpp), each named by its plan.
 #include <optional>
 
+#include "bsrflow/apps/bsr_bench/plan_run.hpp"
 #include "bsrflow/apps/bsr_bench/system_registry.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/ops/gemm_plan.hpp"
@@ -14,19 +15,6 @@
 namespace bsrflow::bench {
 
 namespace {
-
-template <class T>
-class Sm90Run : public PreparedRun {
- public:
-  Sm90Run(const Operands<T>& ops, const GemmOptions& options, cudaStream_t stream)
-      : ops_(ops), plan_(plan_gemm(ops.A, describe(ops.B), describe(ops.C), options, stream)) {}
-  void run(cudaStream_t stream) override { plan_.run<T, T>(ops_.A, ops_.B, ops_.C, 1.0f, 0.0f, stream); }
-  std::string config() const override { return plan_.name(); }
-
- private:
-  Operands<T> ops_;
-  GemmPlan plan_;
-};
 
 class Sm90System : public System {
  public:
@@ -41,7 +29,7 @@ class Sm90System : public System {
   std::string variant() const override { return variant_ ? variant_name(*variant_) : std::string(); }
   std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
     const GemmOptions options = sm90_options(variant_.value_or(Sm90Variant{}));
-    return prepare_typed<Sm90Run>(in, options, in.stream);
+    return prepare_typed<PlanRun>(in, options, in.stream);
   }
 
  private:

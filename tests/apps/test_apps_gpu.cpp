@@ -73,8 +73,10 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
       }
       continue;
     }
-    // 'unsupported' is tolerated for peers only; everything that ran must be correct.
-    CHECK((status == "ok" || (status == "unsupported" && kind == "sparse_peer")));
+    // 'unsupported' is tolerated for peers, and for the skinny kernel above its widest tile;
+    // everything that ran must be correct.
+    const bool skinny_too_wide = r.text("system") == "bsrflow_skinny" && r.number("n") > 64;
+    CHECK((status == "ok" || (status == "unsupported" && (kind == "sparse_peer" || skinny_too_wide))));
     if (!r.text("sm90_variant").empty()) {
       ++variants;
       CHECK(r.text("system") == r.text("config"));  // named by the plan it got

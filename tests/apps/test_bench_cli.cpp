@@ -145,7 +145,7 @@ TEST_CASE("bsr_bench command-line errors name the option", "[apps]") {
   CHECK_APP_ERROR(parse(V{"--reference-iters", "0"}), Errc::invalid_argument, "--reference-iters must be at least 1");
   CHECK_APP_ERROR(parse(V{"--systems", "cublas_dense,magic"}), Errc::invalid_argument,
                   "--systems: unknown system 'magic' (known: bsrflow_reference, bsrflow_sm90, bsrflow_sm90_tuned, "
-                  "bsrflow_sm90_copy_probe, "
+                  "bsrflow_sm90_copy_probe, bsrflow_skinny, "
                   "cublas_dense");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json"}), Errc::invalid_argument, "--plot-from needs --plot OUT.png");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json", "--plot", "c.png", "--suite", "quick"}), Errc::invalid_argument,
@@ -179,8 +179,14 @@ TEST_CASE("systems declare the cases they cannot run", "[apps]") {
   BenchCase wide = square;
   wide.R = 16;
   wide.C = 64;
+  BenchCase skinny = square;
+  skinny.n = 64;
   for (const auto& s : make_all_systems()) {
-    CHECK(s->supports(square));
+    CHECK(s->supports(skinny));
+    if (s->name() == "bsrflow_skinny")
+      CHECK(s->unsupported_reason(square) == "N (256) is above 64, the skinny kernel's widest tile");
+    else
+      CHECK(s->supports(square));
     if (s->name() == "cusparse_blocked_ell") CHECK(s->unsupported_reason(wide) == "Blocked-ELL takes square blocks only");
     if (s->name() == "bsrflow_reference") {
       CHECK(s->supports(wide));

@@ -1,0 +1,132 @@
+#include "bsrflow/ops/skinny_gemm.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/skinny_params.hpp"
+#include "bsrflow/ops/tuning_skinny.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
+
+namespace bsrflow::skinny {
+
+// Defined in skinny_gemm_{f16,bf16}.cu (skinny_instantiate.cuh).
+template <class TIn>
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int grid, int smem, cudaStream_t stream);
+
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// split_of_slot[s] = j for every slot s of split row j.
+__global__ void slot_rows_kernel(const sm90::SplitRow* rows, int num_rows, int* split_of_slot) {
+  const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (j >= num_rows) return;
+  const sm90::SplitRow r = rows[j];
+  for (int q = 0; q < r.count; ++q) split_of_slot[r.first_slot + q] = j;
+}
+
+void launch_prepare(DType in, DType out, Layout b_layout, int width, int smem) {
+  const Params none{};
+  const bool out_f32 = out == DType::f32, bcol = b_layout == Layout::col_major;
+  if (in == DType::f16) launch_for<__half>(none, out_f32, bcol, width, 0, smem, nullptr);
+  else launch_for<__nv_bfloat16>(none, out_f32, bcol, width, 0, smem, nullptr);
+}
+
+}  // namespace
+
+std::string rejection(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc&, const DeviceInfo& device) {
+  if (in != DType::f16 && in != DType::bf16)
+    return "the skinny kernel takes f16/bf16 inputs, not " + std::string(dtype_name(in));
+  if (device.compute_capability() < 80)
+    return "GPU " + device.name + " is sm_" + str(device.compute_capability()) + "; the skinny kernel needs sm_80 or newer";
+  if (!sm90::supported_block_dim(A.R) || !sm90::supported_block_dim(A.C))
+    return "block shape " + str(A.R) + " x " + str(A.C) + ": the skinny kernel takes R, C in {16, 32, 64, 128}";
+  if (B.cols > kMaxN) return "N (" + str(B.cols) + ") is above " + str(kMaxN) + ", the skinny kernel's widest tile";
+  if (B.cols % 8 != 0) return "N (" + str(B.cols) + ") is not a multiple of 8";
+  if (B.ld % 8 != 0) return "ldb (" + str(B.ld) + ") is not a multiple of 8 (16-byte copies of B rows need it)";
+  return {};
+}
+
+std::string name(DType in, int R, int C, int width, Layout b_layout) {
+  std::string s = "bsr_skinny_" + std::string(dtype_name(in)) + "_r" + str(R) + "c" + str(C) + "_w" + str(width);
+  if (b_layout == Layout::col_major) s += "_bcol";
+  return s;
+}
+
+Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_layout, int sms, bool split,
+               std::size_t smem_optin, cudaStream_t stream) {
+  Plan plan;
+  plan.width = tile_width(n);
+  plan.blocks_per_stage = blocks_per_stage(A.R, A.C, plan.width);
+  plan.smem = smem_bytes(A.R, A.C, plan.width);
+  BSRFLOW_REQUIRE(static_cast<std::size_t>(plan.smem) <= smem_optin, Errc::unsupported,
+                  name(in, A.R, A.C, plan.width, b_layout) + " needs " + str(plan.smem) +
+                      " bytes of shared memory per CTA; the GPU allows " + str(static_cast<std::int64_t>(smem_optin)));
+  launch_prepare(in, out, b_layout, plan.width, plan.smem);
+
+  const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
+  if (block_rows == 0 || n == 0) return plan;  // nothing to compute
+  const int* row_ptr = static_cast<const int*>(A.row_ptr);
+  if (split) {
+    const int longest = sm90::build_pieces(row_ptr, block_rows, 0, stream).longest;
+    plan.piece_limit = piece_limit(A.nnzb, longest, sms);
+  }
+  plan.pieces = sm90::build_pieces(row_ptr, block_rows, plan.piece_limit, stream);
+  if (plan.pieces.num_split_rows > 0) {
+    const std::size_t slots = static_cast<std::size_t>(plan.pieces.num_slots);
+    plan.split_of_slot = DeviceBuffer<int>(slots, stream);
+    plan.counters = DeviceBuffer<int>(static_cast<std::size_t>(plan.pieces.num_split_rows), stream);
+    plan.partials = DeviceBuffer<float>(slots * static_cast<std::size_t>(A.R) * plan.width, stream);
+    BSRFLOW_CUDA(cudaMemsetAsync(plan.counters.data(), 0, plan.counters.bytes(), stream));
+    const int rows = plan.pieces.num_split_rows;
+    slot_rows_kernel<<<(rows + 255) / 256, 256, 0, stream>>>(plan.pieces.split_rows.data(), rows,
+                                                             plan.split_of_slot.data());
+    BSRFLOW_CHECK_LAUNCH("slot_rows_kernel");
+  }
+  BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // complete before the plan is used
+  return plan;
+}
+
+template <class TIn, class TOut>
+void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut> C, float alpha, float beta,
+         cudaStream_t stream) {
+  if (plan.pieces.num_pieces == 0) return;  // M == 0 or N == 0
+  Params p{};
+  p.values = A.values;
+  p.col_idx = A.col_idx;
+  p.pieces = plan.pieces.pieces.data();
+  p.R = A.R;
+  p.C = A.C;
+  p.blocks_per_stage = plan.blocks_per_stage;
+  p.split_of_slot = plan.split_of_slot.data();
+  p.split_rows = plan.pieces.split_rows.data();
+  p.counters = const_cast<int*>(plan.counters.data());
+  p.partials = const_cast<float*>(plan.partials.data());
+  p.b = B.data;
+  p.ldb = B.ld;
+  p.k = B.rows;
+  p.c = C.data;
+  p.ldc = C.ld;
+  p.m = C.rows;
+  p.n = C.cols;
+  p.c_col_major = C.layout == Layout::col_major ? 1 : 0;
+  p.alpha = alpha;
+  p.beta = beta;
+  launch_for<TIn>(p, std::is_same_v<TOut, float>, B.layout == Layout::col_major, plan.width, plan.pieces.num_pieces,
+                  plan.smem, stream);
+}
+
+#define BSRFLOW_SKINNY_RUN(TIn, TOut)                                                                              \
+  template void run<TIn, TOut>(const Plan&, BsrView<const TIn>, DenseView<const TIn>, DenseView<TOut>, float, float, \
+                               cudaStream_t);
+BSRFLOW_SKINNY_RUN(__half, __half)
+BSRFLOW_SKINNY_RUN(__half, float)
+BSRFLOW_SKINNY_RUN(__nv_bfloat16, __nv_bfloat16)
+BSRFLOW_SKINNY_RUN(__nv_bfloat16, float)
+#undef BSRFLOW_SKINNY_RUN
+
+}  // namespace bsrflow::skinny

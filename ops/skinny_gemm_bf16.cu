@@ -1,0 +1,8 @@
+// Skinny BSR GEMM instantiations for bf16 inputs (skinny_instantiate.cuh lists them).
+#include "bsrflow/ops/skinny_instantiate.cuh"
+
+namespace bsrflow::skinny {
+
+template void launch_for<__nv_bfloat16>(const Params&, bool, bool, int, int, int, cudaStream_t);
+
+}  // namespace bsrflow::skinny

@@ -1,0 +1,56 @@
+// Defines skinny::launch_for<TIn> over the kernel's instantiations (output f32 or TIn, B row- or
+// column-major, tile width 16 / 32 / 64); included only by the skinny_gemm_<dtype>.cu units.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/skinny_kernel.cuh"
+
+namespace bsrflow::skinny {
+
+namespace detail {
+
+template <class TIn, class TOut, bool BColMajor>
+const void* kernel_for_width(int width) {
+  switch (width) {
+    case 16: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 2>);
+    case 32: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 4>);
+    case 64: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 8>);
+    default: BSRFLOW_FAIL(Errc::unsupported, "skinny GEMM: no kernel for tile width " + std::to_string(width));
+  }
+}
+
+template <class TIn>
+const void* kernel_for(bool out_f32, bool b_col_major, int width) {
+  if (out_f32) return b_col_major ? kernel_for_width<TIn, float, true>(width) : kernel_for_width<TIn, float, false>(width);
+  return b_col_major ? kernel_for_width<TIn, TIn, true>(width) : kernel_for_width<TIn, TIn, false>(width);
+}
+
+}  // namespace detail
+
+template <class TIn>
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int grid, int smem, cudaStream_t stream) {
+  const void* fn = detail::kernel_for<TIn>(out_f32, b_col_major, width);
+  if (grid == 0) {
+    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction) {
+      (void)cudaGetLastError();
+      BSRFLOW_FAIL(Errc::unsupported,
+                   "the skinny GEMM kernel is not built for this GPU (add its architecture to CMAKE_CUDA_ARCHITECTURES)");
+    }
+    BSRFLOW_CUDA(e);
+    // Several CTAs per SM keep the copies in flight; ask for the largest shared-memory carveout
+    // so the L1 split never caps how many fit.
+    BSRFLOW_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                      static_cast<int>(cudaSharedmemCarveoutMaxShared)));
+    return;
+  }
+  Params copy = p;
+  void* args[] = {&copy};
+  BSRFLOW_CUDA(cudaLaunchKernel(fn, dim3(static_cast<unsigned>(grid)), dim3(kThreads), args,
+                                static_cast<std::size_t>(smem), stream));
+  BSRFLOW_CHECK_LAUNCH("skinny_gemm_kernel");
+}
+
+}  // namespace bsrflow::skinny

@@ -1,0 +1,291 @@
+// GPU tests of the skinny BSR GEMM (N <= 64) through the public plan API.
+//
+// - Every block shape (R, C in {16, 32, 64, 128}), both input dtypes, both output dtypes, both B
+//   and C layouts, padded leading dimensions, the three tile widths (N = 8 .. 64) and four betas,
+//   on integer-valued data, bit for bit against the reference kernel over C's whole storage
+//   (guard tail and padding untouched; C poisoned when beta == 0; B's padding NaN).
+// - Hostile patterns, rows split across CTAs (the last CTA of a row sums the partial tiles),
+//   K == 0, M == 0, N == 0; the automatic choice; random data against fp64; run-to-run and
+//   graph-replay bitwise identity (the split counters reset themselves); run-time errors.
+#include <catch2/catch.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bsrflow/core/device_info.hpp"
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/core/stream.hpp"
+#include "bsrflow/ops/cpu_gemm.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "support/gemm_problem.hpp"
+#include "support/gpu.hpp"
+
+using namespace bsrflow;
+using namespace bsrflow::test::gemm;
+
+namespace {
+
+// The skinny kernel needs sm_80 (mma.sync bf16, cp.async) and code built for the GPU.
+#define SKINNY_REQUIRE_GPU()                                                             \
+  do {                                                                                   \
+    BSRFLOW_REQUIRE_GPU();                                                               \
+    if (device_info().compute_capability() < 80) {                                       \
+      WARN("SKIPPED: " << device_info().name << " is below sm_80, skinny test not run"); \
+      return;                                                                            \
+    }                                                                                    \
+  } while (0)
+
+GemmOptions skinny_options() {
+  GemmOptions o;
+  o.kernel = GemmOptions::Choice::skinny;
+  return o;
+}
+
+template <class TIn>
+void check_shape(int R, int C) {
+  const GemmOptions o = skinny_options();
+  Case c;
+  c.R = R;
+  c.C = C;
+  c.M = 5 * R + R / 2;  // partial last block row: rows >= M are computed, never stored
+  c.K = 6 * C + C / 2;  // partial last block column: B rows >= K are zero-filled
+  c.seed = static_cast<std::uint32_t>(R * 1000 + C);
+  const GemmKernel skinny = GemmKernel::skinny;
+  // (N, B layout, C layout, padded, beta, output): the three tile widths, partial widths.
+  c.N = 8, c.b_layout = Layout::row_major, c.c_layout = Layout::row_major, c.padded = false, c.beta = 0.0f;
+  check_exact<TIn, TIn>(c, o, skinny);
+  c.N = 16, c.b_layout = Layout::col_major, c.c_layout = Layout::col_major, c.padded = true, c.beta = -3.0f;
+  check_exact<TIn, float>(c, o, skinny);
+  c.N = 24, c.b_layout = Layout::row_major, c.c_layout = Layout::col_major, c.padded = true, c.beta = 1.0f;
+  check_exact<TIn, float>(c, o, skinny);
+  c.N = 40, c.b_layout = Layout::col_major, c.c_layout = Layout::row_major, c.padded = false, c.beta = 0.0f;
+  check_exact<TIn, TIn>(c, o, skinny);
+  c.N = 64, c.b_layout = Layout::row_major, c.c_layout = Layout::row_major, c.padded = true, c.beta = 0.5f;
+  check_exact<TIn, float>(c, o, skinny);
+  c.N = 56, c.b_layout = Layout::col_major, c.c_layout = Layout::col_major, c.padded = false, c.beta = 0.0f;
+  check_exact<TIn, TIn>(c, o, skinny);
+}
+
+}  // namespace
+
+TEST_CASE("skinny GEMM: every block shape, dtype, layout and width is exact", "[ops][skinny][gpu]") {
+  SKINNY_REQUIRE_GPU();
+  for (int R : {16, 32, 64, 128})
+    for (int C : {16, 32, 64, 128}) {
+      CAPTURE(R, C);
+      check_shape<__half>(R, C);
+      check_shape<__nv_bfloat16>(R, C);
+    }
+}
+
+TEST_CASE("skinny GEMM: hostile patterns and split rows are exact", "[ops][skinny][gpu]") {
+  SKINNY_REQUIRE_GPU();
+  const GemmOptions o = skinny_options();
+  for (int b : {16, 32, 64, 128}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 9 * b;
+    c.K = 9 * b;
+    c.N = 40;
+    for (Pattern p : {Pattern::none, Pattern::empty_rows, Pattern::single_block, Pattern::full}) {
+      CAPTURE(b, static_cast<int>(p));
+      c.pattern = p;
+      c.beta = 0.0f;
+      check_exact<__half, float>(c, o, GemmKernel::skinny);
+      c.beta = -3.0f;
+      check_exact<__half, __half>(c, o, GemmKernel::skinny);
+    }
+    // Long rows: cut into pieces of >= 8 blocks, reduced by the last CTA of each row.
+    for (Pattern p : {Pattern::one_long_row, Pattern::powerlaw}) {
+      CAPTURE(b, static_cast<int>(p));
+      c.pattern = p;
+      c.M = 30 * b + 3;
+      c.K = 40 * b;
+      Stream stream;
+      const Problem<__half, float> pr = integer_problem<__half, float>(c);
+      DeviceProblem<__half, float> d(pr, true, stream);
+      const GemmPlan plan =
+          plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, pr.B)), describe(view_of(d.C, pr.C)), o, stream);
+      CHECK(plan.split_rows() > 0);
+      CHECK(plan.workspace_bytes() > 0);
+      CHECK(plan.ctas() > ceil_div(c.M, b));
+      c.beta = 0.0f;
+      check_exact<__half, float>(c, o, GemmKernel::skinny);
+      c.beta = 1.0f;
+      c.c_layout = Layout::col_major;
+      c.b_layout = Layout::col_major;
+      check_exact<__nv_bfloat16, __nv_bfloat16>(c, o, GemmKernel::skinny);
+      GemmOptions whole = o;
+      whole.split_long_rows = false;
+      check_exact<__half, float>(c, whole, GemmKernel::skinny);
+      c.c_layout = Layout::row_major;
+      c.b_layout = Layout::row_major;
+    }
+  }
+  SECTION("K == 0, M == 0 and N == 0") {
+    Case c;
+    c.R = c.C = 32;
+    c.M = 128, c.K = 0, c.N = 64, c.pattern = Pattern::none;
+    c.beta = 0.0f;
+    check_exact<__half, float>(c, o, GemmKernel::skinny);  // C = 0
+    c.beta = -3.0f;
+    check_exact<__half, float>(c, o, GemmKernel::skinny);  // C = beta C
+    c.M = 0, c.K = 128;
+    check_exact<__half, float>(c, o, GemmKernel::skinny);
+    c.M = 128, c.N = 0;
+    check_exact<__half, float>(c, o, GemmKernel::skinny);
+  }
+}
+
+TEST_CASE("skinny GEMM: the automatic choice and its errors", "[ops][skinny][gpu]") {
+  SKINNY_REQUIRE_GPU();
+  Case c;
+  c.R = c.C = 32;
+  c.M = 256, c.K = 256, c.N = 64;
+  Stream stream;
+  const Problem<__half, float> p = integer_problem<__half, float>(c);
+  DeviceProblem<__half, float> d(p, true, stream);
+  const BsrView<const __half> A = std::as_const(d.A).view();
+  const DenseView<const __half> B = cview_of(d.B, p.B);
+  const DenseView<float> C = view_of(d.C, p.C);
+
+  const GemmPlan automatic = plan_gemm(A, describe(B), describe(C), GemmOptions{}, stream);
+  CHECK(automatic.kernel() == GemmKernel::skinny);
+  CHECK(automatic.name() == "bsr_skinny_f16_r32c32_w64");
+  CHECK(automatic.fallback_reason().empty());
+  GemmOptions tuned;
+  tuned.tuning = GemmTuning::cached;
+  const GemmPlan cached = plan_gemm(A, describe(B), describe(C), tuned, stream);
+  CHECK(cached.kernel() == GemmKernel::skinny);
+  CHECK_THAT(cached.tuning_note(), Catch::Contains("the skinny kernel runs"));
+
+  // A Hopper-only option asks for the Hopper kernel (where the GPU has one).
+  GemmOptions swath;
+  swath.swath = 256;
+  if (device_info().is_hopper()) CHECK(plan_gemm(A, describe(B), describe(C), swath, stream).kernel() == GemmKernel::sm90);
+
+  auto expect = [](auto&& fn, Errc code, const std::string& text) {
+    CHECK_THROWS_WITH(fn(), Catch::Contains(text));
+    try {
+      fn();
+    } catch (const Error& e) {
+      CHECK(e.code() == code);
+    }
+  };
+  // N above the widest tile: automatic goes elsewhere, a forced skinny plan says why not.
+  Case wide = c;
+  wide.N = 72;
+  const Problem<__half, float> pw = integer_problem<__half, float>(wide);
+  DeviceProblem<__half, float> dw(pw, true, stream);
+  const DenseView<const __half> Bw = cview_of(dw.B, pw.B);
+  const DenseView<float> Cw = view_of(dw.C, pw.C);
+  CHECK(plan_gemm(A, describe(Bw), describe(Cw), GemmOptions{}, stream).kernel() != GemmKernel::skinny);
+  expect([&] { (void)plan_gemm(A, describe(Bw), describe(Cw), skinny_options(), stream); }, Errc::unsupported,
+         "GemmOptions asked for the skinny kernel, but N (72) is above 64, the skinny kernel's widest tile");
+
+  // Run-time alignment of the 16-byte copies.
+  const GemmPlan plan = plan_gemm(A, describe(B), describe(C), skinny_options(), stream);
+  DenseView<const __half> shifted{B.data + 1, B.rows, B.cols, B.ld, B.layout};
+  expect([&] { plan.run<__half, float>(A, shifted, C, 1.0f, 0.0f, stream); }, Errc::invalid_argument,
+         "B.data is not 16-byte aligned; the skinny kernel's 16-byte copies need it");
+  BsrView<const __half> a_shifted = A;
+  a_shifted.values = A.values + 1;
+  expect([&] { plan.run<__half, float>(a_shifted, B, C, 1.0f, 0.0f, stream); }, Errc::invalid_argument,
+         "A.values is not 16-byte aligned");
+  // C has no alignment requirement beyond its element type.
+  DenseView<float> c_shifted{C.data + 1, C.rows, C.cols, C.ld, C.layout};
+  CHECK_NOTHROW(plan.run<__half, float>(A, B, c_shifted, 1.0f, 0.0f, stream));
+  CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+}
+
+TEST_CASE("skinny GEMM: random data against fp64, bitwise repeatable", "[ops][skinny][gpu]") {
+  SKINNY_REQUIRE_GPU();
+  for (int b : {16, 32, 64, 128}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 30 * b + 5;
+    c.K = 40 * b + 3;
+    c.N = 48;
+    c.beta = 0.5f;
+    c.pattern = Pattern::powerlaw;  // split rows
+    c.seed = 42;
+    CAPTURE(describe(c));
+    Stream stream;
+    auto check = [&](auto tag_in, auto tag_out, double bound) {
+      using TIn = decltype(tag_in);
+      using TOut = decltype(tag_out);
+      const Problem<TIn, TOut> p = real_problem<TIn, TOut>(c);
+      DeviceProblem<TIn, TOut> d(p, false, stream);
+      const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)),
+                                      describe(view_of(d.C, p.C)), skinny_options(), stream);
+      CHECK(plan.split_rows() > 0);
+      const std::vector<TOut> first = run_plan(plan, d, p, 1.5f, c.beta, stream);
+      const std::vector<TOut> second = run_plan(plan, d, p, 1.5f, c.beta, stream);
+      CHECK(bsrflow::test::bitwise_equal(first, second));
+      HostDense<TOut> out = p.C;
+      std::copy(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(out.data.size()), out.data.begin());
+      const HostDense<double> ref = host::gemm_f64(p.A, p.B, p.C, 1.5, c.beta);
+      const double err = host::relative_error(out, ref);
+      CAPTURE(plan.name(), err);
+      CHECK(err <= bound);
+    };
+    check(__half{}, float{}, 1e-5);
+    check(__half{}, __half{}, 1e-3);
+    check(__nv_bfloat16{}, float{}, 1e-5);
+    check(__nv_bfloat16{}, __nv_bfloat16{}, 8e-3);
+  }
+}
+
+TEST_CASE("skinny GEMM: run is capturable and replays identically", "[ops][skinny][gpu]") {
+  SKINNY_REQUIRE_GPU();
+  Case c;
+  c.R = c.C = 32;
+  c.M = 40 * 32, c.K = 60 * 32, c.N = 16;
+  c.pattern = Pattern::powerlaw;  // split rows: the counters must be back at 0 after every run
+  c.beta = 1.0f;
+  Stream stream;
+  const Problem<__half, float> p = integer_problem<__half, float>(c);
+  DeviceProblem<__half, float> d(p, false, stream);
+  const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)),
+                                  describe(view_of(d.C, p.C)), skinny_options(), stream);
+  REQUIRE(plan.split_rows() > 0);
+  const std::vector<float> eager = run_plan(plan, d, p, 2.0f, 1.0f, stream);
+  const std::vector<float> want = run_reference(d, p, 2.0f, 1.0f, stream);
+  CHECK(bsrflow::test::bitwise_equal(eager, want));
+
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  plan.run<__half, float>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), 2.0f, 1.0f, stream);
+  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  for (int replay = 0; replay < 3; ++replay) {
+    d.reset_c(stream);
+    REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+    CHECK(bsrflow::test::bitwise_equal(eager, d.C.to_host(stream)));
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+TEST_CASE("skinny GEMM: small problems for the sanitizers", "[ops][skinny][gpu][skinnysmall]") {
+  // Quick enough for compute-sanitizer: every block height, both B layouts, a split row whose
+  // last CTA reduces, the k-split across warps (R = 16, 32) and both C layouts.
+  SKINNY_REQUIRE_GPU();
+  for (int b : {16, 32, 64, 128}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 6 * b + b / 2, c.K = 20 * b + 8, c.N = 24;
+    c.pattern = Pattern::one_long_row;  // 21 blocks: three pieces
+    c.beta = 0.0f;
+    check_exact<__half, __half>(c, skinny_options(), GemmKernel::skinny);
+    c.b_layout = Layout::col_major;
+    c.c_layout = Layout::col_major;
+    c.beta = 2.0f;
+    check_exact<__nv_bfloat16, float>(c, skinny_options(), GemmKernel::skinny);
+  }
+}

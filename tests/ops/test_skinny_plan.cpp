@@ -1,0 +1,93 @@
+// CPU tests of the skinny GEMM's planning rules: when it applies (and the reason when not),
+// its names, tile widths, stage sizes, shared memory and piece limits.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/skinny_gemm.hpp"
+#include "bsrflow/ops/tuning_skinny.hpp"
+#include "support/fake_device.hpp"
+
+using namespace bsrflow;
+
+namespace {
+
+GemmBsrOperand a_of(int R, int C) {
+  GemmBsrOperand a;
+  a.rows = 4096;
+  a.cols = 11008;
+  a.R = R;
+  a.C = C;
+  return a;
+}
+
+DenseDesc dense(int rows, int cols, std::int64_t ld, DType t = DType::f16) {
+  return {rows, cols, ld, Layout::row_major, t};
+}
+
+}  // namespace
+
+TEST_CASE("skinny plan: where the kernel applies and why not", "[ops][skinny]") {
+  const DeviceInfo h100 = test::fake_h100();
+  const DenseDesc b = dense(11008, 16, 16), c = dense(4096, 16, 16);
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, c, h100).empty());
+  CHECK(skinny::rejection(a_of(16, 128), DType::bf16, b, c, h100).empty());
+  CHECK(skinny::rejection(a_of(32, 32), DType::f32, b, c, h100) == "the skinny kernel takes f16/bf16 inputs, not f32");
+  DeviceInfo old = h100;
+  old.name = "Tesla V100";
+  old.cc_major = 7;
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, c, old) ==
+        "GPU Tesla V100 is sm_70; the skinny kernel needs sm_80 or newer");
+  DeviceInfo ampere = h100;
+  ampere.cc_major = 8;
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, c, ampere).empty());
+  CHECK(skinny::rejection(a_of(3, 3), DType::f16, b, c, h100) ==
+        "block shape 3 x 3: the skinny kernel takes R, C in {16, 32, 64, 128}");
+  CHECK(skinny::rejection(a_of(32, 48), DType::f16, b, c, h100) ==
+        "block shape 32 x 48: the skinny kernel takes R, C in {16, 32, 64, 128}");
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, dense(11008, 72, 72), dense(4096, 72, 72), h100) ==
+        "N (72) is above 64, the skinny kernel's widest tile");
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, dense(11008, 12, 16), dense(4096, 12, 16), h100) ==
+        "N (12) is not a multiple of 8");
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, dense(11008, 16, 20), c, h100) ==
+        "ldb (20) is not a multiple of 8 (16-byte copies of B rows need it)");
+  // C has no layout or ld requirement beyond the GEMM's own.
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, dense(4096, 16, 17), h100).empty());
+}
+
+TEST_CASE("skinny plan: names, widths, stages, shared memory", "[ops][skinny]") {
+  CHECK(skinny::name(DType::f16, 32, 32, 16, Layout::row_major) == "bsr_skinny_f16_r32c32_w16");
+  CHECK(skinny::name(DType::bf16, 64, 128, 64, Layout::col_major) == "bsr_skinny_bf16_r64c128_w64_bcol");
+  CHECK(skinny::tile_width(8) == 16);
+  CHECK(skinny::tile_width(16) == 16);
+  CHECK(skinny::tile_width(24) == 32);
+  CHECK(skinny::tile_width(40) == 64);
+  CHECK(skinny::tile_width(64) == 64);
+  // ~16 KiB stages: 16x16 blocks with a 16-wide slice are 1 KiB each.
+  CHECK(skinny::blocks_per_stage(16, 16, 16) == skinny::kMaxBlocksPerStage);
+  CHECK(skinny::blocks_per_stage(32, 32, 16) == 5);   // 3 KiB per block
+  CHECK(skinny::blocks_per_stage(64, 64, 16) == 1);   // 10 KiB
+  CHECK(skinny::blocks_per_stage(128, 128, 64) == 1);  // 48 KiB: one block per stage
+  const DeviceInfo h100 = test::fake_h100();
+  for (int R : {16, 32, 64, 128})
+    for (int C : {16, 32, 64, 128})
+      for (int w : {16, 32, 64}) {
+        CAPTURE(R, C, w);
+        const int smem = skinny::smem_bytes(R, C, w);
+        CHECK(smem >= skinny::kStages * skinny::blocks_per_stage(R, C, w) * 2 * (R * C + C * w));
+        CHECK(static_cast<std::size_t>(smem) <= h100.smem_per_block_optin);
+      }
+  // The cross-warp reduction of R = 16 (eight k-groups): 7 x 8 x 128 floats.
+  CHECK(skinny::smem_bytes(16, 16, 64) >= 7 * 8 * 128 * 4);
+}
+
+TEST_CASE("skinny plan: piece limits", "[ops][skinny]") {
+  // Few long rows: about four pieces per SM, never below the floor.
+  CHECK(skinny::piece_limit(2752, 43, 132) == 8);    // 4096 x 11008, 64 x 64, 25%: 2752 / 528 -> 6 -> floor 8
+  CHECK(skinny::piece_limit(11008, 86, 132) == 21);  // 32 x 32, 25%: 11008 / 528 = 20.8
+  // One huge row is cut into at most kMaxPiecesPerRow pieces.
+  CHECK(skinny::piece_limit(100000, 100000, 132) == 1563);
+  CHECK(skinny::piece_limit(0, 0, 132) == skinny::kMinPieceBlocks);
+  CHECK(skinny::piece_limit(1000, 10, 0) == 250);  // an SM count of 0 counts as one SM
+}
