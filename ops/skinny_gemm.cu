@@ -3,6 +3,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -16,6 +17,8 @@ namespace bsrflow::skinny {
 // Defined in skinny_gemm_{f16,bf16}.cu (skinny_instantiate.cuh).
 template <class TIn>
 void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int grid, int smem, cudaStream_t stream);
+template <class TIn>
+int resident_per_sm(bool out_f32, bool b_col_major, int width, int smem);
 
 namespace {
 
@@ -34,6 +37,12 @@ void launch_prepare(DType in, DType out, Layout b_layout, int width, int smem) {
   const bool out_f32 = out == DType::f32, bcol = b_layout == Layout::col_major;
   if (in == DType::f16) launch_for<__half>(none, out_f32, bcol, width, 0, smem, nullptr);
   else launch_for<__nv_bfloat16>(none, out_f32, bcol, width, 0, smem, nullptr);
+}
+
+int resident(DType in, DType out, Layout b_layout, int width, int smem) {
+  const bool out_f32 = out == DType::f32, bcol = b_layout == Layout::col_major;
+  return in == DType::f16 ? resident_per_sm<__half>(out_f32, bcol, width, smem)
+                          : resident_per_sm<__nv_bfloat16>(out_f32, bcol, width, smem);
 }
 
 }  // namespace
@@ -73,7 +82,8 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   if (split) {
     const int longest = sm90::build_pieces(row_ptr, block_rows, 0, stream).longest;
-    plan.piece_limit = piece_limit(A.nnzb, longest, sms);
+    const int per_sm = std::max(1, resident(in, out, b_layout, plan.width, plan.smem));
+    plan.piece_limit = piece_limit(A.nnzb, block_rows, longest, per_sm * std::max(sms, 1));
   }
   plan.pieces = sm90::build_pieces(row_ptr, block_rows, plan.piece_limit, stream);
   if (plan.pieces.num_split_rows > 0) {

@@ -4,5 +4,6 @@
 namespace bsrflow::skinny {
 
 template void launch_for<__nv_bfloat16>(const Params&, bool, bool, int, int, int, cudaStream_t);
+template int resident_per_sm<__nv_bfloat16>(bool, bool, int, int);
 
 }  // namespace bsrflow::skinny

@@ -4,5 +4,6 @@
 namespace bsrflow::skinny {
 
 template void launch_for<__half>(const Params&, bool, bool, int, int, int, cudaStream_t);
+template int resident_per_sm<__half>(bool, bool, int, int);
 
 }  // namespace bsrflow::skinny

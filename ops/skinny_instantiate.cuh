@@ -1,4 +1,4 @@
-// Defines skinny::launch_for<TIn> over the kernel's instantiations (output f32 or TIn, B row- or
+// Defines skinny::launch_for<TIn> and resident_per_sm<TIn> over the kernel's instantiations (output f32 or TIn, B row- or
 // column-major, tile width 16 / 32 / 64); included only by the skinny_gemm_<dtype>.cu units.
 #pragma once
 
@@ -51,6 +51,14 @@ void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int 
   BSRFLOW_CUDA(cudaLaunchKernel(fn, dim3(static_cast<unsigned>(grid)), dim3(kThreads), args,
                                 static_cast<std::size_t>(smem), stream));
   BSRFLOW_CHECK_LAUNCH("skinny_gemm_kernel");
+}
+
+template <class TIn>
+int resident_per_sm(bool out_f32, bool b_col_major, int width, int smem) {
+  int blocks = 0;
+  BSRFLOW_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, detail::kernel_for<TIn>(out_f32, b_col_major, width), kThreads, static_cast<std::size_t>(smem)));
+  return blocks;
 }
 
 }  // namespace bsrflow::skinny

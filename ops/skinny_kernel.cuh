@@ -254,5 +254,8 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
 // for TIn, output f32 or TIn, B layout and tile width.
 template <class TIn>
 void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int grid, int smem, cudaStream_t stream);
+// CTAs of that instantiation one SM holds at once with `smem` bytes of dynamic shared memory.
+template <class TIn>
+int resident_per_sm(bool out_f32, bool b_col_major, int width, int smem);
 
 }  // namespace bsrflow::skinny

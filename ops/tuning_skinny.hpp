@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace bsrflow::skinny {
@@ -24,10 +25,13 @@ constexpr int kStages = 4;
 constexpr int kStageTargetBytes = 16384;
 constexpr int kMaxBlocksPerStage = 16;
 
-// Pieces: about kPiecesPerSm CTAs per SM over the whole product, no piece shorter than
-// kMinPieceBlocks stored blocks (a split row costs an f32 partial tile written and read back),
-// and no row cut into more than kMaxPiecesPerRow pieces (the last CTA of a row sums them all).
-constexpr int kPiecesPerSm = 4;
+// Pieces: the average row is cut into max(1, resident / block_rows) pieces, so that the pieces
+// of the average rows fill one wave of the CTAs the GPU holds at once (ncu on 1.7-wave launches
+// flagged the last partial wave); rows up to kRowSlack times that length stay whole, no piece is
+// shorter than kMinPieceBlocks stored blocks (a split row costs an f32 partial tile written and
+// read back), and no row is cut into more than kMaxPiecesPerRow pieces (the last CTA of a row
+// sums them all).
+constexpr double kRowSlack = 1.25;
 constexpr int kMinPieceBlocks = 8;
 constexpr int kMaxPiecesPerRow = 64;
 
@@ -49,11 +53,13 @@ constexpr int smem_bytes(int R, int C, int width) {
   return std::max(kStages * stage, reduce);
 }
 
-// Longest piece (in stored blocks) for a product of nnzb blocks whose longest block row has
-// `longest` blocks, on `sms` SMs.
-inline int piece_limit(std::int64_t nnzb, int longest, int sms) {
-  const std::int64_t target = static_cast<std::int64_t>(kPiecesPerSm) * std::max(sms, 1);
-  const std::int64_t even = (nnzb + target - 1) / target;
+// Longest piece (in stored blocks) for nnzb blocks over block_rows rows whose longest has
+// `longest` blocks, when `resident` CTAs of the kernel fit on the GPU at once.
+inline int piece_limit(std::int64_t nnzb, int block_rows, int longest, int resident) {
+  const int rows = std::max(block_rows, 1);
+  const int per_row = std::max(1, resident / rows);
+  const double average = static_cast<double>(nnzb) / rows;
+  const auto even = static_cast<std::int64_t>(std::ceil(kRowSlack * average / per_row));
   const int capped = (longest + kMaxPiecesPerRow - 1) / kMaxPiecesPerRow;
   return static_cast<int>(std::max<std::int64_t>({kMinPieceBlocks, even, capped}));
 }
