@@ -46,8 +46,7 @@ void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int 
                                       static_cast<int>(cudaSharedmemCarveoutMaxShared)));
     return;
   }
-  Params copy = p;
-  void* args[] = {&copy};
+  void* args[] = {const_cast<Params*>(&p)};  // cudaLaunchKernel copies the argument
   BSRFLOW_CUDA(cudaLaunchKernel(fn, dim3(static_cast<unsigned>(grid)), dim3(kThreads), args,
                                 static_cast<std::size_t>(smem), stream));
   BSRFLOW_CHECK_LAUNCH("skinny_gemm_kernel");

@@ -112,38 +112,10 @@ std::vector<std::vector<int>> block_pattern(Pattern p, int block_rows, int block
   return rows;
 }
 
-// BSR with the given block pattern; entries inside rows x cols get `value(rng)`, padding
-// entries of partial edge blocks are zero (as the format requires).
-template <class T, class ValueFn>
-HostBsr<T> make_bsr(int rows, int cols, int R, int C, const std::vector<std::vector<int>>& pattern, ValueFn value) {
-  HostBsr<T> a;
-  a.rows = rows;
-  a.cols = cols;
-  a.R = R;
-  a.C = C;
-  a.row_ptr.assign(pattern.size() + 1, 0);
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    for (int j : pattern[i]) {
-      a.col_idx.push_back(j);
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) {
-          const bool inside = static_cast<std::int64_t>(i) * R + r < rows && static_cast<std::int64_t>(j) * C + c < cols;
-          a.values.push_back(inside ? value() : from_double<T>(0.0));
-        }
-    }
-    a.row_ptr[i + 1] = static_cast<int>(a.col_idx.size());
-  }
-  return a;
-}
-
-// Dense M x N; entries in the shape get `value()`, leading-dimension padding is NaN.
+// Dense M x N with this file's leading dimensions (any ld, odd padding); padding is NaN.
 template <class T, class ValueFn>
 HostDense<T> make_dense(int rows, int cols, Layout layout, bool padded, ValueFn value) {
-  HostDense<T> d(rows, cols, layout, ld_for(rows, cols, layout, padded));
-  for (auto& v : d.data) v = from_double<T>(std::nan(""));
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) d(i, j) = value();
-  return d;
+  return test::nan_padded_dense<T>(rows, cols, layout, ld_for(rows, cols, layout, padded), value);
 }
 
 template <class TIn, class TOut>
@@ -167,7 +139,7 @@ Problem<TIn, TOut> integer_problem(const Shape& s, Pattern p, double alpha, doub
   for (int range = 4;; --range) {
     std::mt19937 rng(seed + 1);
     Problem<TIn, TOut> prob{
-        make_bsr<TIn>(s.M, s.K, s.R, s.C, pattern, [&] { return test::int_value<TIn>(rng, range); }),
+        test::make_bsr<TIn>(s.M, s.K, s.R, s.C, pattern, [&] { return test::int_value<TIn>(rng, range); }),
         make_dense<TIn>(s.K, s.N, s.b_layout, s.padded, [&] { return test::int_value<TIn>(rng, range); }),
         make_dense<TOut>(s.M, s.N, s.c_layout, s.padded, [&] { return test::int_value<TOut>(rng, range); })};
     if (range == 1 || max_abs(host::gemm_f64(prob.A, prob.B, prob.C, alpha, beta)) <= 2048.0) return prob;
@@ -179,7 +151,7 @@ template <class TIn, class TOut>
 Problem<TIn, TOut> real_problem(const Shape& s, Pattern p, std::uint32_t seed) {
   const auto pattern = block_pattern(p, ceil_div(s.M, s.R), ceil_div(s.K, s.C), seed);
   std::mt19937 rng(seed + 1);
-  return {make_bsr<TIn>(s.M, s.K, s.R, s.C, pattern, [&] { return test::real_value<TIn>(rng); }),
+  return {test::make_bsr<TIn>(s.M, s.K, s.R, s.C, pattern, [&] { return test::real_value<TIn>(rng); }),
           make_dense<TIn>(s.K, s.N, s.b_layout, s.padded, [&] { return test::real_value<TIn>(rng); }),
           make_dense<TOut>(s.M, s.N, s.c_layout, s.padded, [&] { return test::real_value<TOut>(rng); })};
 }
@@ -421,7 +393,7 @@ TEST_CASE("reference_gemm uses 64-bit offsets: A values, B rows and C rows past 
   for (std::int64_t k = 0; k < nnzb; ++k) col_idx[k] = static_cast<int>(k % block_cols);
   std::mt19937 rng(5);
   const auto one_block_row = std::vector<std::vector<int>>{std::vector<int>(col_idx.begin(), col_idx.begin() + block_cols)};
-  const HostBsr<T> last = make_bsr<T>(R, K, R, C, one_block_row, [&] { return test::int_value<T>(rng, 1); });
+  const HostBsr<T> last = test::make_bsr<T>(R, K, R, C, one_block_row, [&] { return test::int_value<T>(rng, 1); });
   const HostDense<T> b_host = make_dense<T>(K, N, Layout::row_major, false, [&] { return test::int_value<T>(rng, 1); });
 
   Stream stream;

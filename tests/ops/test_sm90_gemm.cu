@@ -303,15 +303,7 @@ TEST_CASE("sm90 GEMM: random data against fp64, bitwise repeatable", "[ops][sm90
                                       o, stream);
       REQUIRE(plan.kernel() == GemmKernel::sm90);
       CHECK((plan.name().find("_pair") != std::string::npos) == (cluster == 2));
-      const std::vector<TOut> first = run_plan(plan, d, p, 1.5f, c.beta, stream);
-      const std::vector<TOut> second = run_plan(plan, d, p, 1.5f, c.beta, stream);
-      CHECK(test::bitwise_equal(first, second));
-      HostDense<TOut> out = p.C;
-      std::copy(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(out.data.size()), out.data.begin());
-      const HostDense<double> ref = host::gemm_f64(p.A, p.B, p.C, 1.5, c.beta);
-      const double err = host::relative_error(out, ref);
-      CAPTURE(plan.name(), err);
-      CHECK(err <= bound);
+      check_repeatable_against_fp64(plan, d, p, 1.5f, c.beta, bound, stream);
       }
     };
     check(__half{}, float{}, 1e-5);

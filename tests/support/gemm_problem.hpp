@@ -23,6 +23,7 @@
 #include "bsrflow/core/stream.hpp"
 #include "bsrflow/formats/bsr.hpp"
 #include "bsrflow/formats/dense.hpp"
+#include "bsrflow/ops/cpu_gemm.hpp"
 #include "bsrflow/ops/gemm_plan.hpp"
 #include "bsrflow/ops/reference_gemm.hpp"
 #include "support/gpu.hpp"
@@ -72,28 +73,6 @@ inline std::vector<std::vector<int>> block_pattern(Pattern p, int block_rows, in
   return rows;
 }
 
-template <class T, class ValueFn>
-HostBsr<T> make_bsr(int rows, int cols, int R, int C, const std::vector<std::vector<int>>& pattern, ValueFn value) {
-  HostBsr<T> a;
-  a.rows = rows;
-  a.cols = cols;
-  a.R = R;
-  a.C = C;
-  a.row_ptr.assign(pattern.size() + 1, 0);
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    for (int j : pattern[i]) {
-      a.col_idx.push_back(j);
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) {
-          const bool inside = static_cast<std::int64_t>(i) * R + r < rows && static_cast<std::int64_t>(j) * C + c < cols;
-          a.values.push_back(inside ? value() : from_double<T>(0.0));  // padding of edge blocks is zero
-        }
-    }
-    a.row_ptr[i + 1] = static_cast<int>(a.col_idx.size());
-  }
-  return a;
-}
-
 inline std::int64_t round8(std::int64_t v) { return (v + 7) / 8 * 8; }
 
 // Leading dimension: the minimum rounded up to 8 (the sm90 kernel's requirement), plus 8 more
@@ -104,11 +83,7 @@ inline std::int64_t ld_for(int rows, int cols, Layout layout, bool padded) {
 
 template <class T, class ValueFn>
 HostDense<T> make_dense(int rows, int cols, Layout layout, bool padded, ValueFn value) {
-  HostDense<T> d(rows, cols, layout, ld_for(rows, cols, layout, padded));
-  for (auto& v : d.data) v = from_double<T>(std::nan(""));
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) d(i, j) = value();
-  return d;
+  return nan_padded_dense<T>(rows, cols, layout, ld_for(rows, cols, layout, padded), value);
 }
 
 struct Case {
@@ -231,6 +206,22 @@ void check_exact(const Case& c, const GemmOptions& options, GemmKernel expect = 
   const std::vector<TOut> got = run_plan(plan, d, p, c.alpha, c.beta, stream);
   const std::vector<TOut> want = run_reference(d, p, c.alpha, c.beta, stream);
   CHECK(bsrflow::test::bitwise_equal(got, want));
+}
+
+// Runs `plan` twice on the real-valued problem `p`: the two results must be bitwise equal and
+// within `bound` (relative Frobenius norm) of the fp64 product of the rounded inputs.
+template <class TIn, class TOut>
+void check_repeatable_against_fp64(const GemmPlan& plan, DeviceProblem<TIn, TOut>& d, const Problem<TIn, TOut>& p,
+                                   float alpha, float beta, double bound, cudaStream_t s) {
+  const std::vector<TOut> first = run_plan(plan, d, p, alpha, beta, s);
+  const std::vector<TOut> second = run_plan(plan, d, p, alpha, beta, s);
+  CHECK(bsrflow::test::bitwise_equal(first, second));
+  HostDense<TOut> out = p.C;
+  std::copy(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(out.data.size()), out.data.begin());
+  const HostDense<double> ref = host::gemm_f64(p.A, p.B, p.C, alpha, beta);
+  const double err = host::relative_error(out, ref);
+  CAPTURE(plan.name(), err);
+  CHECK(err <= bound);
 }
 
 }  // namespace bsrflow::test::gemm

@@ -186,4 +186,39 @@ bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
+// BSR with `pattern` (block columns per block row): entries inside rows x cols get `value()`,
+// the padding of partial edge blocks is zero (as the format requires).
+template <class T, class ValueFn>
+HostBsr<T> make_bsr(int rows, int cols, int R, int C, const std::vector<std::vector<int>>& pattern, ValueFn value) {
+  HostBsr<T> a;
+  a.rows = rows;
+  a.cols = cols;
+  a.R = R;
+  a.C = C;
+  a.row_ptr.assign(pattern.size() + 1, 0);
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    for (int j : pattern[i]) {
+      a.col_idx.push_back(j);
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+          const bool inside = static_cast<std::int64_t>(i) * R + r < rows && static_cast<std::int64_t>(j) * C + c < cols;
+          a.values.push_back(inside ? value() : from_double<T>(0.0));
+        }
+    }
+    a.row_ptr[i + 1] = static_cast<int>(a.col_idx.size());
+  }
+  return a;
+}
+
+// Dense rows x cols with leading dimension `ld`: entries in the shape get `value()`, the
+// leading-dimension padding is NaN (a read of it poisons a result).
+template <class T, class ValueFn>
+HostDense<T> nan_padded_dense(int rows, int cols, Layout layout, std::int64_t ld, ValueFn value) {
+  HostDense<T> d(rows, cols, layout, ld);
+  for (auto& v : d.data) v = from_double<T>(std::nan(""));
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) d(i, j) = value();
+  return d;
+}
+
 }  // namespace bsrflow::test
