@@ -368,10 +368,10 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
   if constexpr (std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>) {
     if (p.kernel == GemmKernel::skinny) {
       BSRFLOW_REQUIRE(A.nnzb == 0 || aligned16(A.values), Errc::invalid_argument,
-                      "A.values is not 16-byte aligned; the skinny kernel's 16-byte copies need it "
+                      "A.values is not 16-byte aligned; the skinny kernel's TMA loads need it "
                       "(GemmOptions::kernel = reference takes any alignment)");
       BSRFLOW_REQUIRE(B.rows == 0 || B.cols == 0 || aligned16(B.data), Errc::invalid_argument,
-                      "B.data is not 16-byte aligned; the skinny kernel's 16-byte copies need it "
+                      "B.data is not 16-byte aligned; the skinny kernel's TMA loads need it "
                       "(GemmOptions::kernel = reference takes any alignment)");
       skinny::run<TIn, TOut>(p.skinny, A, B, C, static_cast<float>(alpha), static_cast<float>(beta), stream);
       return;

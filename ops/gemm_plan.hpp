@@ -44,8 +44,8 @@ DenseDesc describe(const DenseView<T>& v) {
   return {v.rows, v.cols, v.ld, v.layout, dtype_of_v<T>};
 }
 
-// sm90: the Hopper WGMMA + TMA kernel; skinny: the streaming kernel for N <= 64 (mma.sync,
-// cp.async; sm_80 and newer); reference: CUDA cores, any shape and dtype.
+// sm90: the Hopper WGMMA + TMA kernel; skinny: the streaming kernel for N <= 64 (TMA loads,
+// mma.sync; sm_90 and newer); reference: CUDA cores, any shape and dtype.
 enum class GemmKernel : std::uint8_t { sm90, reference, skinny };
 
 class TuningCache;  // tuning_cache.hpp

@@ -1,29 +1,12 @@
-// sm_80-style warp-level primitives (also on Hopper): asynchronous 16-byte global -> shared
-// copies (cp.async), ldmatrix fragment loads and the m16n8k16 tensor-core MMA with f32
-// accumulation. The skinny BSR GEMM (skinny_kernel.cuh) is built from these; the Hopper kernel
-// uses TMA and wgmma instead (sm90_tma.cuh, sm90_wgmma.cuh).
+// sm_80-style warp-level primitives (also on Hopper): ldmatrix fragment loads and the m16n8k16
+// tensor-core MMA with f32 accumulation. The skinny BSR GEMM (skinny_kernel.cuh) computes with
+// these (its N <= 64 tiles are too narrow for wgmma's 64-row M side); the Hopper kernel uses
+// wgmma (sm90_wgmma.cuh).
 #pragma once
 
 #include <cstdint>
 
 namespace bsrflow::sm80 {
-
-__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// Copies `bytes` (0..16) from global `src` into the 16 bytes at shared `dst` and zero-fills the
-// rest; with bytes == 0 nothing is read (src must still be a valid address). L2 only (.cg): the
-// streamed operand is read once.
-__device__ __forceinline__ void cp_async_16(std::uint32_t dst, const void* src, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-// Waits until at most N of this thread's committed groups are still in flight.
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 
 // Four 8x8 16-bit matrices; lane l gives the address of row (l % 8) of matrix (l / 8).
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t addr) {
@@ -55,16 +38,6 @@ __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const std::uint32_t 
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
   }
-}
-
-// Byte offset of 16-byte chunk `q` of a tile whose rows are 2^log_cpr chunks long, swizzled so
-// that ldmatrix's eight rows at one chunk column fall in eight different 16-byte bank groups
-// (and cp.async's consecutive chunks stay conflict-free): within each 128-byte line the chunk
-// index is XORed with the row (rows of >= 128 bytes) or with the line (shorter rows).
-__device__ __forceinline__ std::uint32_t swizzled_chunk(std::uint32_t q, int log_cpr) {
-  const std::uint32_t line = q >> 3;
-  const std::uint32_t key = (log_cpr >= 3 ? (q >> log_cpr) : line) & 7u;
-  return (line << 7) | (((q & 7u) ^ key) << 4);
 }
 
 }  // namespace bsrflow::sm80

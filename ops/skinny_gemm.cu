@@ -9,6 +9,7 @@
 
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/ops/skinny_params.hpp"
+#include "bsrflow/ops/sm90_tensor_map.hpp"
 #include "bsrflow/ops/tuning_skinny.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
 
@@ -50,13 +51,14 @@ int resident(DType in, DType out, Layout b_layout, int width, int smem) {
 std::string rejection(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc&, const DeviceInfo& device) {
   if (in != DType::f16 && in != DType::bf16)
     return "the skinny kernel takes f16/bf16 inputs, not " + std::string(dtype_name(in));
-  if (device.compute_capability() < 80)
-    return "GPU " + device.name + " is sm_" + str(device.compute_capability()) + "; the skinny kernel needs sm_80 or newer";
+  if (device.compute_capability() < 90)
+    return "GPU " + device.name + " is sm_" + str(device.compute_capability()) +
+           "; the skinny kernel needs sm_90 or newer (TMA loads)";
   if (!sm90::supported_block_dim(A.R) || !sm90::supported_block_dim(A.C))
     return "block shape " + str(A.R) + " x " + str(A.C) + ": the skinny kernel takes R, C in {16, 32, 64, 128}";
   if (B.cols > kMaxN) return "N (" + str(B.cols) + ") is above " + str(kMaxN) + ", the skinny kernel's widest tile";
   if (B.cols % 8 != 0) return "N (" + str(B.cols) + ") is not a multiple of 8";
-  if (B.ld % 8 != 0) return "ldb (" + str(B.ld) + ") is not a multiple of 8 (16-byte copies of B rows need it)";
+  if (B.ld % 8 != 0) return "ldb (" + str(B.ld) + ") is not a multiple of 8 (TMA needs 16-byte row strides)";
   return {};
 }
 
@@ -71,6 +73,8 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   Plan plan;
   plan.width = tile_width(n);
   plan.blocks_per_stage = blocks_per_stage(A.R, A.C, plan.width);
+  plan.stage_a_bytes = stage_a_bytes(A.R, A.C, plan.width);
+  plan.stage_bytes = stage_bytes(A.R, A.C, plan.width);
   plan.smem = smem_bytes(A.R, A.C, plan.width);
   BSRFLOW_REQUIRE(static_cast<std::size_t>(plan.smem) <= smem_optin, Errc::unsupported,
                   name(in, A.R, A.C, plan.width, b_layout) + " needs " + str(plan.smem) +
@@ -82,7 +86,7 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   if (split) {
     const int longest = sm90::build_pieces(row_ptr, block_rows, 0, stream).longest;
-    const int per_sm = std::max(1, resident(in, out, b_layout, plan.width, plan.smem));
+    const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.smem), 1, kMaxPlannedCtasPerSm);
     plan.piece_limit = piece_limit(A.nnzb, block_rows, longest, per_sm * std::max(sms, 1));
   }
   plan.pieces = sm90::build_pieces(row_ptr, block_rows, plan.piece_limit, stream);
@@ -106,19 +110,45 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
          cudaStream_t stream) {
   if (plan.pieces.num_pieces == 0) return;  // M == 0 or N == 0
   Params p{};
-  p.values = A.values;
+  {  // A's values as (C, R, nnzb); one box is one block, or half of a 128-wide one
+    const std::uint64_t nnzb = A.nnzb > 0 ? static_cast<std::uint64_t>(A.nnzb) : 1u;
+    const std::uint64_t dims[3] = {static_cast<std::uint64_t>(A.C), static_cast<std::uint64_t>(A.R), nnzb};
+    const std::uint64_t strides[2] = {static_cast<std::uint64_t>(A.C) * 2, static_cast<std::uint64_t>(A.R * A.C) * 2};
+    const std::uint32_t cb = static_cast<std::uint32_t>(std::min(A.C, 64));
+    const std::uint32_t box[3] = {cb, static_cast<std::uint32_t>(A.R), 1};
+    // (with no blocks nothing is loaded; the map still needs a valid address)
+    const void* base = A.nnzb > 0 ? static_cast<const void*>(A.values) : plan.pieces.pieces.data();
+    p.tmap_a = sm90::make_tensor_map(dtype_of<TIn>::value, base, 3, dims, strides, box, static_cast<int>(cb) * 2);
+  }
+  {  // B as (N, K) row-major / (K, N) column-major; one box is the slice under one block
+    const bool none = B.rows == 0;
+    const std::uint64_t k = none ? 1u : static_cast<std::uint64_t>(B.rows);
+    const std::uint64_t n = static_cast<std::uint64_t>(B.cols);
+    const std::uint64_t stride[1] = {none ? 128u : static_cast<std::uint64_t>(B.ld) * 2};
+    const void* base = none ? static_cast<const void*>(plan.pieces.pieces.data()) : static_cast<const void*>(B.data);
+    const std::uint32_t width = static_cast<std::uint32_t>(plan.width);
+    if (B.layout == Layout::row_major) {
+      const std::uint64_t dims[2] = {n, k};
+      const std::uint32_t box[2] = {width, static_cast<std::uint32_t>(A.C)};
+      p.tmap_b = sm90::make_tensor_map(dtype_of<TIn>::value, base, 2, dims, stride, box, static_cast<int>(width) * 2);
+    } else {
+      const std::uint32_t cb = static_cast<std::uint32_t>(std::min(A.C, 64));
+      const std::uint64_t dims[2] = {k, n};
+      const std::uint32_t box[2] = {cb, width};
+      p.tmap_b = sm90::make_tensor_map(dtype_of<TIn>::value, base, 2, dims, stride, box, static_cast<int>(cb) * 2);
+    }
+  }
   p.col_idx = A.col_idx;
   p.pieces = plan.pieces.pieces.data();
   p.R = A.R;
   p.C = A.C;
   p.blocks_per_stage = plan.blocks_per_stage;
+  p.stage_a_bytes = plan.stage_a_bytes;
+  p.stage_bytes = plan.stage_bytes;
   p.split_of_slot = plan.split_of_slot.data();
   p.split_rows = plan.pieces.split_rows.data();
   p.counters = const_cast<int*>(plan.counters.data());
   p.partials = const_cast<float*>(plan.partials.data());
-  p.b = B.data;
-  p.ldb = B.ld;
-  p.k = B.rows;
   p.c = C.data;
   p.ldc = C.ld;
   p.m = C.rows;

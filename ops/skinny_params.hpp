@@ -2,6 +2,8 @@
 // the host side that fills it (skinny_gemm.cu) and the device side. No owning types.
 #pragma once
 
+#include <cuda.h>  // CUtensorMap (types only)
+
 #include <cstdint>
 
 #include "bsrflow/ops/sm90_gemm_params.hpp"  // Piece, SplitRow: the same piece lists as the Hopper kernel
@@ -9,15 +11,22 @@
 namespace bsrflow::skinny {
 
 struct Params {
-  // A: values of the stored R x C blocks (row-major inside a block), block columns, and the
-  // pieces of block rows, one CTA each (sm90::build_pieces: longest first; a row longer than the
-  // plan's limit is cut into pieces with partial-sum slots).
-  const void* values;
+  // TMA maps (encoded on the host for each run, skinny_gemm.cu):
+  // - A's values as (C, R, nnzb), box (min(C, 64), R, 1): one block, or half of a 128-wide one;
+  // - B row-major as (N, K), box (width, C): the slice under one block; column-major as (K, N),
+  //   box (min(C, 64), width). Past K and N the boxes read zeros.
+  // Each box lands with the swizzle of its row (32, 64 or 128 bytes).
+  CUtensorMap tmap_a;
+  CUtensorMap tmap_b;
+  // A: block columns and the pieces of block rows, one CTA each (sm90::build_pieces: longest
+  // first; a row longer than the plan's limit is cut into pieces with partial-sum slots).
   const int* col_idx;
   const sm90::Piece* pieces;
   int R;
   int C;
   int blocks_per_stage;  // stored blocks per pipeline stage (small blocks share a stage)
+  int stage_a_bytes;     // ring stage layout (tuning_skinny.hpp): A blocks, then B slices
+  int stage_bytes;
   // Split rows: piece slot s belongs to split row split_of_slot[s]; its pieces write raw f32
   // partial tiles [slot][R][width] and the last one to finish (counters, reset by that CTA)
   // sums them in slot order - deterministic - and writes C.
@@ -25,10 +34,6 @@ struct Params {
   const sm90::SplitRow* split_rows;
   int* counters;
   float* partials;
-  // B: K x N, row- or column-major (the layout is a template parameter), ld in elements.
-  const void* b;
-  std::int64_t ldb;
-  int k;
   // C: M x N, C = alpha * A B + beta * C, C not read when beta == 0.
   void* c;
   std::int64_t ldc;

@@ -14,12 +14,13 @@ namespace bsrflow::skinny {
 // rows, so it runs latency-bound on a fraction of the SMs.
 constexpr int kMaxN = 64;
 
+// Eight consumer warps (math) and one producer warp whose first lane issues the TMA loads.
 constexpr int kWarps = 8;
-constexpr int kThreads = 32 * kWarps;
-// Registers capped for three CTAs per SM (80 per thread), as many as ~64 KiB rings fit; the
-// 64-wide tile (32 accumulators per thread) would spill there and keeps two (128).
+constexpr int kThreads = 32 * (kWarps + 1);
+// Registers capped for three CTAs per SM (72 per thread), as many as ~64 KiB rings fit; the
+// 64-wide tile (32 accumulators per thread) would spill there and keeps two (112).
 constexpr int min_ctas_per_sm(int n_tiles) { return n_tiles >= 8 ? 2 : 3; }
-// cp.async ring depth: kStages - 1 stages are in flight while one is computed.
+// TMA ring depth: kStages - 1 stages are in flight while one is computed.
 constexpr int kStages = 4;
 // Small blocks share a stage so that each stage moves about this many bytes (A + B slice).
 constexpr int kStageTargetBytes = 16384;
@@ -32,6 +33,10 @@ constexpr int kMaxBlocksPerStage = 16;
 // read back), and no row is cut into more than kMaxPiecesPerRow pieces (the last CTA of a row
 // sums them all).
 constexpr double kRowSlack = 1.25;
+// CTAs per SM the pieces are planned for, at most: the narrow tiles fit four per SM by registers
+// (56 per thread) but four waves' worth of smaller pieces cost 64 x 64 blocks up to 9% in split-row
+// partials against planning for three (perf_log entry 17).
+constexpr int kMaxPlannedCtasPerSm = 3;
 constexpr int kMinPieceBlocks = 8;
 constexpr int kMaxPiecesPerRow = 64;
 
@@ -44,13 +49,21 @@ constexpr int blocks_per_stage(int R, int C, int width) {
   return std::clamp(kStageTargetBytes / bytes, 1, kMaxBlocksPerStage);
 }
 
-// Dynamic shared memory: the ring, or the cross-warp reduction when it is larger.
+// A stage holds its A blocks, then (from the next 1024-byte boundary: TMA's 128-byte swizzle is
+// defined on absolute address bits, so swizzled tiles start 1024-aligned) the B slices under them.
+constexpr int round_up_1024(int bytes) { return (bytes + 1023) / 1024 * 1024; }
+constexpr int stage_a_bytes(int R, int C, int width) { return round_up_1024(blocks_per_stage(R, C, width) * 2 * R * C); }
+constexpr int stage_bytes(int R, int C, int width) {
+  return stage_a_bytes(R, C, width) + round_up_1024(blocks_per_stage(R, C, width) * 2 * C * width);
+}
+
+// Dynamic shared memory: the ring (or the cross-warp reduction when that is larger, which reuses
+// it), plus 1024 bytes to align it (dynamic shared memory is only 16-byte aligned).
 constexpr int smem_bytes(int R, int C, int width) {
-  const int stage = blocks_per_stage(R, C, width) * 2 * (R * C + C * width);
   const int strips = R / 16;
   const int kgroups = kWarps / strips;
   const int reduce = (kgroups - 1) * strips * (width / 8) * 4 * 32 * 4;
-  return std::max(kStages * stage, reduce);
+  return std::max(kStages * stage_bytes(R, C, width), reduce) + 1024;
 }
 
 // Longest piece (in stored blocks) for nnzb blocks over block_rows rows whose longest has

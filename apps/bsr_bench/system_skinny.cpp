@@ -1,4 +1,4 @@
-// bsrflow's skinny GEMM (N <= 64: mma.sync + cp.async, one CTA per piece of a block row) through
+// bsrflow's skinny GEMM (N <= 64: TMA + mma.sync, one CTA per piece of a block row) through
 // the public plan API, forced onto that kernel: where it cannot run, the case is reported as
 // unsupported rather than timing another kernel under its name. For N <= 64 it is also what an
 // automatic plan picks.
@@ -15,7 +15,7 @@ class SkinnySystem : public System {
   std::string name() const override { return "bsrflow_skinny"; }
   SystemKind kind() const override { return SystemKind::bsrflow; }
   std::string description() const override {
-    return "bsrflow::plan_gemm, skinny kernel for N <= 64 (mma.sync, cp.async ring, split rows reduced in-kernel)";
+    return "bsrflow::plan_gemm, skinny kernel for N <= 64 (TMA ring, mma.sync, split rows reduced in-kernel)";
   }
   std::string unsupported_reason(const BenchCase& c) const override {
     if (c.n > skinny::kMaxN)

@@ -29,12 +29,12 @@ using namespace bsrflow::test::gemm;
 
 namespace {
 
-// The skinny kernel needs sm_80 (mma.sync bf16, cp.async) and code built for the GPU.
+// The skinny kernel needs sm_90 (TMA) and code built for the GPU.
 #define SKINNY_REQUIRE_GPU()                                                             \
   do {                                                                                   \
     BSRFLOW_REQUIRE_GPU();                                                               \
-    if (device_info().compute_capability() < 80) {                                       \
-      WARN("SKIPPED: " << device_info().name << " is below sm_80, skinny test not run"); \
+    if (device_info().compute_capability() < 90) {                                       \
+      WARN("SKIPPED: " << device_info().name << " is below sm_90, skinny test not run"); \
       return;                                                                            \
     }                                                                                    \
   } while (0)
@@ -187,11 +187,11 @@ TEST_CASE("skinny GEMM: the automatic choice and its errors", "[ops][skinny][gpu
   expect([&] { (void)plan_gemm(A, describe(Bw), describe(Cw), skinny_options(), stream); }, Errc::unsupported,
          "GemmOptions asked for the skinny kernel, but N (72) is above 64, the skinny kernel's widest tile");
 
-  // Run-time alignment of the 16-byte copies.
+  // Run-time alignment for the TMA loads.
   const GemmPlan plan = plan_gemm(A, describe(B), describe(C), skinny_options(), stream);
   DenseView<const __half> shifted{B.data + 1, B.rows, B.cols, B.ld, B.layout};
   expect([&] { plan.run<__half, float>(A, shifted, C, 1.0f, 0.0f, stream); }, Errc::invalid_argument,
-         "B.data is not 16-byte aligned; the skinny kernel's 16-byte copies need it");
+         "B.data is not 16-byte aligned; the skinny kernel's TMA loads need it");
   BsrView<const __half> a_shifted = A;
   a_shifted.values = A.values + 1;
   expect([&] { plan.run<__half, float>(a_shifted, B, C, 1.0f, 0.0f, stream); }, Errc::invalid_argument,

@@ -38,10 +38,12 @@ TEST_CASE("skinny plan: where the kernel applies and why not", "[ops][skinny]") 
   old.name = "Tesla V100";
   old.cc_major = 7;
   CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, c, old) ==
-        "GPU Tesla V100 is sm_70; the skinny kernel needs sm_80 or newer");
+        "GPU Tesla V100 is sm_70; the skinny kernel needs sm_90 or newer (TMA loads)");
   DeviceInfo ampere = h100;
+  ampere.name = "NVIDIA A100";
   ampere.cc_major = 8;
-  CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, c, ampere).empty());
+  CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, c, ampere) ==
+        "GPU NVIDIA A100 is sm_80; the skinny kernel needs sm_90 or newer (TMA loads)");
   CHECK(skinny::rejection(a_of(3, 3), DType::f16, b, c, h100) ==
         "block shape 3 x 3: the skinny kernel takes R, C in {16, 32, 64, 128}");
   CHECK(skinny::rejection(a_of(32, 48), DType::f16, b, c, h100) ==
@@ -51,7 +53,7 @@ TEST_CASE("skinny plan: where the kernel applies and why not", "[ops][skinny]") 
   CHECK(skinny::rejection(a_of(32, 32), DType::f16, dense(11008, 12, 16), dense(4096, 12, 16), h100) ==
         "N (12) is not a multiple of 8");
   CHECK(skinny::rejection(a_of(32, 32), DType::f16, dense(11008, 16, 20), c, h100) ==
-        "ldb (20) is not a multiple of 8 (16-byte copies of B rows need it)");
+        "ldb (20) is not a multiple of 8 (TMA needs 16-byte row strides)");
   // C has no layout or ld requirement beyond the GEMM's own.
   CHECK(skinny::rejection(a_of(32, 32), DType::f16, b, dense(4096, 16, 17), h100).empty());
 }
@@ -74,8 +76,15 @@ TEST_CASE("skinny plan: names, widths, stages, shared memory", "[ops][skinny]") 
     for (int C : {16, 32, 64, 128})
       for (int w : {16, 32, 64}) {
         CAPTURE(R, C, w);
+        const int bps = skinny::blocks_per_stage(R, C, w);
+        const int a_bytes = skinny::stage_a_bytes(R, C, w), stage = skinny::stage_bytes(R, C, w);
+        // Swizzled TMA boxes start 1024-aligned: A region and stage are whole KiB.
+        CHECK(a_bytes % 1024 == 0);
+        CHECK(stage % 1024 == 0);
+        CHECK(a_bytes >= bps * 2 * R * C);
+        CHECK(stage - a_bytes >= bps * 2 * C * w);
         const int smem = skinny::smem_bytes(R, C, w);
-        CHECK(smem >= skinny::kStages * skinny::blocks_per_stage(R, C, w) * 2 * (R * C + C * w));
+        CHECK(smem >= skinny::kStages * stage + 1024);  // + the alignment slack
         CHECK(static_cast<std::size_t>(smem) <= h100.smem_per_block_optin);
       }
   // The cross-warp reduction of R = 16 (eight k-groups): 7 x 8 x 128 floats.
