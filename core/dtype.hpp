@@ -63,4 +63,18 @@ template <class T> __host__ __device__ inline T from_double(double v) { return s
 template <> __host__ __device__ inline __half from_double<__half>(double v) { return __float2half_rn(static_cast<float>(v)); }
 template <> __host__ __device__ inline __nv_bfloat16 from_double<__nv_bfloat16>(double v) { return __float2bfloat16_rn(static_cast<float>(v)); }
 
+// Value type -> accumulator type, exact (every f16 / bf16 value is a float), and accumulator ->
+// value type, rounded to nearest even: what the GEMM kernels read and write C with.
+__host__ __device__ inline float widen(__half v) { return __half2float(v); }
+__host__ __device__ inline float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
+__host__ __device__ inline float widen(float v) { return v; }
+__host__ __device__ inline double widen(double v) { return v; }
+
+template <class T, class Acc>
+__host__ __device__ inline T narrow(Acc v) {
+  if constexpr (std::is_same_v<T, __half>) return __float2half_rn(v);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(v);
+  else return static_cast<T>(v);
+}
+
 }  // namespace bsrflow

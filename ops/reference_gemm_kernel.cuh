@@ -60,23 +60,7 @@ struct Params {
   Acc beta = 0;
 };
 
-// Value type -> accumulator type (exact: every f16 / bf16 value is a float).
-__device__ __forceinline__ float widen(__half v) { return __half2float(v); }
-__device__ __forceinline__ float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ __forceinline__ float widen(float v) { return v; }
-__device__ __forceinline__ double widen(double v) { return v; }
-
-// Accumulator -> output type, round to nearest even.
-template <class T, class Acc>
-__device__ __forceinline__ T narrow(Acc v) {
-  if constexpr (std::is_same_v<T, __half>) {
-    return __float2half_rn(v);
-  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    return __float2bfloat16_rn(v);
-  } else {
-    return static_cast<T>(v);
-  }
-}
+// (widen / narrow: the value <-> accumulator conversions of core/dtype.hpp)
 
 // An explicit fused multiply-add, so the rounding does not depend on -fmad contraction.
 __device__ __forceinline__ float fused(float a, float b, float c) { return __fmaf_rn(a, b, c); }

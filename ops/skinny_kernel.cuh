@@ -25,25 +25,13 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "bsrflow/core/dtype.hpp"
 #include "bsrflow/ops/mma_sm80.cuh"
 #include "bsrflow/ops/sm90_tma.cuh"
 #include "bsrflow/ops/skinny_params.hpp"
 #include "bsrflow/ops/tuning_skinny.hpp"
 
 namespace bsrflow::skinny {
-
-template <class T>
-__device__ __forceinline__ float to_float(T v) {
-  if constexpr (std::is_same_v<T, float>) return v;
-  else if constexpr (std::is_same_v<T, __half>) return __half2float(v);
-  else return __bfloat162float(v);
-}
-template <class T>
-__device__ __forceinline__ T from_float(float v) {
-  if constexpr (std::is_same_v<T, float>) return v;
-  else if constexpr (std::is_same_v<T, __half>) return __float2half_rn(v);
-  else return __float2bfloat16_rn(v);
-}
 
 __device__ __forceinline__ int log2_of(int power_of_two) { return 31 - __clz(power_of_two); }
 
@@ -53,8 +41,8 @@ __device__ __forceinline__ void store_c(const Params& p, int row, int col, float
   const std::int64_t at = p.c_col_major ? static_cast<std::int64_t>(col) * p.ldc + row
                                         : static_cast<std::int64_t>(row) * p.ldc + col;
   float v = p.alpha * acc;
-  if (p.beta != 0.0f) v += p.beta * to_float(c[at]);  // C is not read when beta == 0
-  c[at] = from_float<TOut>(v);
+  if (p.beta != 0.0f) v += p.beta * widen(c[at]);  // C is not read when beta == 0
+  c[at] = narrow<TOut>(v);
 }
 
 // Byte offset of 16-byte chunk `chunk` of row `row` in a tile of `row_bytes`-byte rows (32, 64

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 
+#include "bsrflow/core/dtype.hpp"
 #include "bsrflow/ops/sm90_gemm_params.hpp"
 #include "bsrflow/ops/sm90_schedule.cuh"
 #include "bsrflow/ops/sm90_tma.cuh"
@@ -186,10 +187,6 @@ __device__ __forceinline__ void for_each_pair_at(int j, const float (&acc)[K::kM
   }
 }
 
-template <class T> __device__ __forceinline__ T from_f32(float v);
-template <> __device__ __forceinline__ float from_f32<float>(float v) { return v; }
-template <> __device__ __forceinline__ __half from_f32<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 from_f32<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
 
 __device__ __forceinline__ void store_pair(float* d, float a, float b) { *reinterpret_cast<float2*>(d) = make_float2(a, b); }
 __device__ __forceinline__ void store_pair(__half* d, float a, float b) {
@@ -224,8 +221,8 @@ __device__ void epilogue_tma(const GemmParams& p, const TileWork& w, const float
     named_barrier_sync(1 + wg, 128);  // this buffer is free
     for_each_pair_at<K>(j, acc, warp, lane, [&](int r, int c, float v0, float v1) {  // partner: (r, c + 1)
       if constexpr (CColMajor) {
-        buf[c * K::kEpiRows + r] = from_f32<TOut>(alpha * v0);
-        buf[(c + 1) * K::kEpiRows + r] = from_f32<TOut>(alpha * v1);
+        buf[c * K::kEpiRows + r] = narrow<TOut>(alpha * v0);
+        buf[(c + 1) * K::kEpiRows + r] = narrow<TOut>(alpha * v1);
       } else {
         store_pair(buf + r * K::kEpiCols + c, alpha * v0, alpha * v1);  // c even: aligned pair
       }
