@@ -85,7 +85,7 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   if (block_rows == 0 || n == 0) return plan;  // nothing to compute
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   if (split) {
-    const int longest = sm90::build_pieces(row_ptr, block_rows, 0, stream).longest;
+    const int longest = sm90::longest_row(row_ptr, block_rows, stream);
     const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.smem), 1, kMaxPlannedCtasPerSm);
     plan.piece_limit = piece_limit(A.nnzb, block_rows, longest, per_sm * std::max(sms, 1));
   }

@@ -52,6 +52,12 @@ __global__ void row_lengths_kernel(const int* row_ptr, int block_rows, int* leng
   }
 }
 
+// The maximum is the same in any order of the atomics.
+__global__ void longest_row_kernel(const int* row_ptr, int block_rows, int* longest) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < block_rows) atomicMax(longest, row_ptr[i + 1] - row_ptr[i]);
+}
+
 // Per sorted position: pieces, split-row pieces (slots) and split-row flag.
 __global__ void piece_counts_kernel(const int* sorted_lengths, int block_rows, int limit, int* pieces, int* slots,
                                     int* splits) {
@@ -89,6 +95,16 @@ __global__ void fill_pieces_kernel(const int* row_ptr, const int* sorted_ids, co
 }
 
 }  // namespace
+
+int longest_row(const int* row_ptr, int block_rows, cudaStream_t stream) {
+  BSRFLOW_REQUIRE(block_rows >= 1, Errc::invalid_argument, "longest_row: no block rows");
+  DeviceBuffer<int> longest(1, stream);
+  BSRFLOW_CUDA(cudaMemsetAsync(longest.data(), 0, sizeof(int), stream));
+  longest_row_kernel<<<static_cast<unsigned>((block_rows + 255) / 256), 256, 0, stream>>>(row_ptr, block_rows,
+                                                                                           longest.data());
+  BSRFLOW_CHECK_LAUNCH("longest_row_kernel");
+  return longest.to_host(stream)[0];  // synchronises
+}
 
 PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream) {
   BSRFLOW_REQUIRE(block_rows >= 1, Errc::invalid_argument, "build_pieces: no block rows");

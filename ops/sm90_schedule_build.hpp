@@ -60,6 +60,9 @@ BSRFLOW_HD inline int pieces_for(int length, int limit) {
   return (limit > 0 && length > limit) ? (length + limit - 1) / limit : 1;
 }
 
+// Stored blocks of the longest block row (`row_ptr` on the device, block_rows >= 1); synchronises.
+int longest_row(const int* row_ptr, int block_rows, cudaStream_t stream);
+
 // `row_ptr` is a device pointer with block_rows + 1 entries. block_rows >= 1.
 PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream);
 

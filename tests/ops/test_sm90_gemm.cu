@@ -230,6 +230,9 @@ TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]"
   std::vector<int> row_ptr(1, 0);
   for (const auto& r : pattern) row_ptr.push_back(row_ptr.back() + static_cast<int>(r.size()));
   DeviceBuffer<int> d_row_ptr = DeviceBuffer<int>::from_host(row_ptr, stream);
+  int longest_row = 0;
+  for (const auto& r : pattern) longest_row = std::max(longest_row, static_cast<int>(r.size()));
+  CHECK(sm90::longest_row(d_row_ptr.data(), 300, stream) == longest_row);
   for (int limit : {0, 16, 40}) {
     CAPTURE(limit);
     const sm90::PieceList s = sm90::build_pieces(d_row_ptr.data(), 300, limit, stream);
