@@ -225,10 +225,7 @@ TEST_CASE("skinny GEMM: random data against fp64, bitwise repeatable", "[ops][sk
       CHECK(plan.split_rows() > 0);
       check_repeatable_against_fp64(plan, d, p, 1.5f, c.beta, bound, stream);
     };
-    check(__half{}, float{}, 1e-5);
-    check(__half{}, __half{}, 1e-3);
-    check(__nv_bfloat16{}, float{}, 1e-5);
-    check(__nv_bfloat16{}, __nv_bfloat16{}, 8e-3);
+    for_each_dtype_pair(check);
   }
 }
 
@@ -249,19 +246,8 @@ TEST_CASE("skinny GEMM: run is capturable and replays identically", "[ops][skinn
   const std::vector<float> want = run_reference(d, p, 2.0f, 1.0f, stream);
   CHECK(bsrflow::test::bitwise_equal(eager, want));
 
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-  plan.run<__half, float>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), 2.0f, 1.0f, stream);
-  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
-  for (int replay = 0; replay < 3; ++replay) {
-    d.reset_c(stream);
-    REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
-    CHECK(bsrflow::test::bitwise_equal(eager, d.C.to_host(stream)));
-  }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  for (const std::vector<float>& replayed : replay_in_graph(plan, d, p, 2.0f, 1.0f, 3, stream))
+    CHECK(bsrflow::test::bitwise_equal(eager, replayed));
 }
 
 TEST_CASE("skinny GEMM: small problems for the sanitizers", "[ops][skinny][gpu][skinnysmall]") {

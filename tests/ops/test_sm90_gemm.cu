@@ -300,19 +300,16 @@ TEST_CASE("sm90 GEMM: random data against fp64, bitwise repeatable", "[ops][sm90
       const Problem<TIn, TOut> p = real_problem<TIn, TOut>(c);
       DeviceProblem<TIn, TOut> d(p, false, stream);
       for (int cluster : {1, 2}) {
-      GemmOptions o;
-      o.cluster = cluster;
-      const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)),
-                                      o, stream);
-      REQUIRE(plan.kernel() == GemmKernel::sm90);
-      CHECK((plan.name().find("_pair") != std::string::npos) == (cluster == 2));
-      check_repeatable_against_fp64(plan, d, p, 1.5f, c.beta, bound, stream);
+        GemmOptions o;
+        o.cluster = cluster;
+        const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)),
+                                        describe(view_of(d.C, p.C)), o, stream);
+        REQUIRE(plan.kernel() == GemmKernel::sm90);
+        CHECK((plan.name().find("_pair") != std::string::npos) == (cluster == 2));
+        check_repeatable_against_fp64(plan, d, p, 1.5f, c.beta, bound, stream);
       }
     };
-    check(__half{}, float{}, 1e-5);
-    check(__half{}, __half{}, 1e-3);
-    check(__nv_bfloat16{}, float{}, 1e-5);
-    check(__nv_bfloat16{}, __nv_bfloat16{}, 8e-3);
+    for_each_dtype_pair(check);
   }
 }
 
@@ -333,19 +330,8 @@ TEST_CASE("sm90 GEMM: run is capturable into a CUDA Graph", "[ops][sm90][gpu]") 
       plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), o, stream);
   REQUIRE(plan.kernel() == GemmKernel::sm90);
   const std::vector<float> eager = run_plan(plan, d, p, 2.0f, 1.0f, stream);
-
-  d.reset_c(stream);
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-  plan.run<__half, float>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), 2.0f, 1.0f, stream);
-  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
-  REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
-  const std::vector<float> replayed = d.C.to_host(stream);
-  CHECK(test::bitwise_equal(eager, replayed));
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  for (const std::vector<float>& replayed : replay_in_graph(plan, d, p, 2.0f, 1.0f, 2, stream))
+    CHECK(test::bitwise_equal(eager, replayed));
 }
 
 TEST_CASE("sm90 GEMM: the copy-only probe loads and writes nothing", "[ops][sm90][gpu]") {

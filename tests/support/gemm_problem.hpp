@@ -191,6 +191,29 @@ std::vector<TOut> run_reference(DeviceProblem<TIn, TOut>& d, const Problem<TIn, 
   return d.C.to_host(s);
 }
 
+// Captures one plan.run into a CUDA Graph, then replays it `replays` times, C reset before each:
+// C's whole storage after every replay.
+template <class TIn, class TOut>
+std::vector<std::vector<TOut>> replay_in_graph(const GemmPlan& plan, DeviceProblem<TIn, TOut>& d,
+                                               const Problem<TIn, TOut>& p, float alpha, float beta, int replays,
+                                               cudaStream_t s) {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  plan.run<TIn, TOut>(std::as_const(d.A).view(), cview_of(d.B, p.B), view_of(d.C, p.C), alpha, beta, s);
+  REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  std::vector<std::vector<TOut>> out;
+  for (int r = 0; r < replays; ++r) {
+    d.reset_c(s);
+    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
+    out.push_back(d.C.to_host(s));
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  return out;
+}
+
 // Plans `c` with `options`, checks the plan chose kernel `expect`, runs it and the reference on
 // identical inputs and compares C's whole storage bit for bit.
 template <class TIn, class TOut>
@@ -206,6 +229,17 @@ void check_exact(const Case& c, const GemmOptions& options, GemmKernel expect = 
   const std::vector<TOut> got = run_plan(plan, d, p, c.alpha, c.beta, stream);
   const std::vector<TOut> want = run_reference(d, p, c.alpha, c.beta, stream);
   CHECK(bsrflow::test::bitwise_equal(got, want));
+}
+
+// Calls fn(TIn{}, TOut{}, bound) for the fast kernels' input / output dtypes, with the bound on
+// their relative error against fp64 used by check_repeatable_against_fp64: f32 output carries
+// the f32 sum's rounding only, 16-bit output adds its own.
+template <class Fn>
+void for_each_dtype_pair(Fn&& fn) {
+  fn(__half{}, float{}, 1e-5);
+  fn(__half{}, __half{}, 1e-3);
+  fn(__nv_bfloat16{}, float{}, 1e-5);
+  fn(__nv_bfloat16{}, __nv_bfloat16{}, 8e-3);
 }
 
 // Runs `plan` twice on the real-valued problem `p`: the two results must be bitwise equal and
