@@ -72,9 +72,6 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
                std::size_t smem_optin, cudaStream_t stream) {
   Plan plan;
   plan.width = tile_width(n);
-  plan.blocks_per_stage = blocks_per_stage(A.R, A.C, plan.width);
-  plan.stage_a_bytes = stage_a_bytes(A.R, A.C, plan.width);
-  plan.stage_bytes = stage_bytes(A.R, A.C, plan.width);
   plan.smem = smem_bytes(A.R, A.C, plan.width);
   BSRFLOW_REQUIRE(static_cast<std::size_t>(plan.smem) <= smem_optin, Errc::unsupported,
                   name(in, A.R, A.C, plan.width, b_layout) + " needs " + str(plan.smem) +
@@ -84,12 +81,13 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
   if (block_rows == 0 || n == 0) return plan;  // nothing to compute
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
+  int limit = 0;  // 0: whole rows
   if (split) {
     const int longest = sm90::longest_row(row_ptr, block_rows, stream);
     const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.smem), 1, kMaxPlannedCtasPerSm);
-    plan.piece_limit = piece_limit(A.nnzb, block_rows, longest, per_sm * std::max(sms, 1));
+    limit = piece_limit(A.nnzb, block_rows, longest, per_sm * std::max(sms, 1));
   }
-  plan.pieces = sm90::build_pieces(row_ptr, block_rows, plan.piece_limit, stream);
+  plan.pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream);
   if (plan.pieces.num_split_rows > 0) {
     const std::size_t slots = static_cast<std::size_t>(plan.pieces.num_slots);
     plan.split_of_slot = DeviceBuffer<int>(slots, stream);
@@ -142,9 +140,9 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   p.pieces = plan.pieces.pieces.data();
   p.R = A.R;
   p.C = A.C;
-  p.blocks_per_stage = plan.blocks_per_stage;
-  p.stage_a_bytes = plan.stage_a_bytes;
-  p.stage_bytes = plan.stage_bytes;
+  p.blocks_per_stage = blocks_per_stage(A.R, A.C, plan.width);
+  p.stage_a_bytes = stage_a_bytes(A.R, A.C, plan.width);
+  p.stage_bytes = stage_bytes(A.R, A.C, plan.width);
   p.split_of_slot = plan.split_of_slot.data();
   p.split_rows = plan.pieces.split_rows.data();
   p.counters = const_cast<int*>(plan.counters.data());

@@ -30,10 +30,6 @@ struct Plan {
   DeviceBuffer<int> counters;       // per split row: pieces finished in this run (reset to 0 by the last)
   DeviceBuffer<float> partials;     // [slot][R][width]
   int width = 16;
-  int blocks_per_stage = 1;
-  int stage_a_bytes = 0;  // ring stage layout (tuning_skinny.hpp)
-  int stage_bytes = 0;
-  int piece_limit = 0;
   int smem = 0;
 };
 
