@@ -392,38 +392,25 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     const void* stand_in = p.schedule.tiles.data();
 
     sm90::GemmParams params{};
-    {  // A values as (C, R, nnzb) 16-bit elements; one box = one (R, k_chunk) chunk of one block
-      const bool none = A.nnzb == 0;
-      const std::uint64_t dims[3] = {static_cast<std::uint64_t>(A.C), static_cast<std::uint64_t>(A.R),
-                                     none ? 1u : static_cast<std::uint64_t>(A.nnzb)};
-      const std::uint64_t strides[2] = {static_cast<std::uint64_t>(A.C) * 2,
-                                        static_cast<std::uint64_t>(A.R) * static_cast<std::uint64_t>(A.C) * 2};
-      const std::uint32_t box[3] = {static_cast<std::uint32_t>(kc), static_cast<std::uint32_t>(A.R), 1};
-      params.tmap_a = sm90::make_tensor_map(p.in, none ? stand_in : A.values, 3, dims, strides, box, kc * 2);
-    }
+    // A: one box = one (R, k_chunk) chunk of one block.
+    params.tmap_a = sm90::bsr_values_map(p.in, A.values, A.nnzb, A.R, A.C, kc, stand_in);
     {  // B: row-major as (N, K) with (64, k_chunk) boxes; column-major as (K, N) with (k_chunk, <=256)
-      const bool none = B.rows == 0;
-      const std::uint64_t k = none ? 1u : static_cast<std::uint64_t>(B.rows);
+      const bool row_major = B.layout == Layout::row_major;
       const std::uint64_t n = static_cast<std::uint64_t>(B.cols);
-      // (with no rows any legal stride will do; ld may even be 0 for a column-major 0 x N B)
-      const std::uint64_t stride[1] = {none ? 128u : static_cast<std::uint64_t>(B.ld) * 2};
-      const void* base = none ? stand_in : B.data;
       // The 3-D view needs whole panels: with N % 64 != 0 its last panel would read past a row.
-      params.b_one_box = B.layout == Layout::row_major && p.single_box_b && !none && n % 64 == 0 ? 1 : 0;
+      params.b_one_box = row_major && p.single_box_b && B.rows > 0 && n % 64 == 0 ? 1 : 0;
       if (params.b_one_box) {  // (64 columns, K, N / 64 panels); panels 128 bytes apart
-        const std::uint64_t dims[3] = {64, k, n / 64};
-        const std::uint64_t strides[2] = {stride[0], 128};
+        const std::uint64_t dims[3] = {64, static_cast<std::uint64_t>(B.rows), n / 64};
+        const std::uint64_t strides[2] = {static_cast<std::uint64_t>(B.ld) * 2, 128};
         const std::uint32_t box[3] = {64, static_cast<std::uint32_t>(kc), static_cast<std::uint32_t>(cfg.swath / 64)};
-        params.tmap_b = sm90::make_tensor_map(p.in, base, 3, dims, strides, box, 128);
-      } else if (B.layout == Layout::row_major) {
-        const std::uint64_t dims[2] = {n, k};
+        params.tmap_b = sm90::make_tensor_map(p.in, B.data, 3, dims, strides, box, 128);
+      } else if (row_major) {
         const std::uint32_t box[2] = {64, static_cast<std::uint32_t>(kc)};
-        params.tmap_b = sm90::make_tensor_map(p.in, base, 2, dims, stride, box, 128);
+        params.tmap_b = sm90::dense_map(p.in, B.data, B.rows, B.cols, B.ld, true, box, 128, stand_in);
       } else {
-        const std::uint64_t dims[2] = {k, n};
         const std::uint32_t box[2] = {static_cast<std::uint32_t>(kc),
                                       static_cast<std::uint32_t>(std::min(cfg.swath, 256))};
-        params.tmap_b = sm90::make_tensor_map(p.in, base, 2, dims, stride, box, kc * 2);
+        params.tmap_b = sm90::dense_map(p.in, B.data, B.rows, B.cols, B.ld, false, box, kc * 2, stand_in);
       }
     }
     params.tma_store = (beta == 0 && p.tma_store_epilogue && p.entry->tma_store && !cfg.copy_only) ? 1 : 0;

@@ -108,33 +108,19 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
          cudaStream_t stream) {
   if (plan.pieces.num_pieces == 0) return;  // M == 0 or N == 0
   Params p{};
-  {  // A's values as (C, R, nnzb); one box is one block, or half of a 128-wide one
-    const std::uint64_t nnzb = A.nnzb > 0 ? static_cast<std::uint64_t>(A.nnzb) : 1u;
-    const std::uint64_t dims[3] = {static_cast<std::uint64_t>(A.C), static_cast<std::uint64_t>(A.R), nnzb};
-    const std::uint64_t strides[2] = {static_cast<std::uint64_t>(A.C) * 2, static_cast<std::uint64_t>(A.R * A.C) * 2};
-    const std::uint32_t cb = static_cast<std::uint32_t>(std::min(A.C, 64));
-    const std::uint32_t box[3] = {cb, static_cast<std::uint32_t>(A.R), 1};
-    // (with no blocks nothing is loaded; the map still needs a valid address)
-    const void* base = A.nnzb > 0 ? static_cast<const void*>(A.values) : plan.pieces.pieces.data();
-    p.tmap_a = sm90::make_tensor_map(dtype_of<TIn>::value, base, 3, dims, strides, box, static_cast<int>(cb) * 2);
-  }
-  {  // B as (N, K) row-major / (K, N) column-major; one box is the slice under one block
-    const bool none = B.rows == 0;
-    const std::uint64_t k = none ? 1u : static_cast<std::uint64_t>(B.rows);
-    const std::uint64_t n = static_cast<std::uint64_t>(B.cols);
-    const std::uint64_t stride[1] = {none ? 128u : static_cast<std::uint64_t>(B.ld) * 2};
-    const void* base = none ? static_cast<const void*>(plan.pieces.pieces.data()) : static_cast<const void*>(B.data);
-    const std::uint32_t width = static_cast<std::uint32_t>(plan.width);
-    if (B.layout == Layout::row_major) {
-      const std::uint64_t dims[2] = {n, k};
-      const std::uint32_t box[2] = {width, static_cast<std::uint32_t>(A.C)};
-      p.tmap_b = sm90::make_tensor_map(dtype_of<TIn>::value, base, 2, dims, stride, box, static_cast<int>(width) * 2);
-    } else {
-      const std::uint32_t cb = static_cast<std::uint32_t>(std::min(A.C, 64));
-      const std::uint64_t dims[2] = {k, n};
-      const std::uint32_t box[2] = {cb, width};
-      p.tmap_b = sm90::make_tensor_map(dtype_of<TIn>::value, base, 2, dims, stride, box, static_cast<int>(cb) * 2);
-    }
+  // Never-read stand-in for an operand with no elements (a TMA map needs a valid address).
+  const void* stand_in = plan.pieces.pieces.data();
+  const int cb = std::min(A.C, 64);  // columns of one A box: a 128-wide block takes two
+  const std::uint32_t width = static_cast<std::uint32_t>(plan.width);
+  // A: one box is one block (or half of a 128-wide one); B: the C x width slice under one block.
+  p.tmap_a = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in);
+  if (B.layout == Layout::row_major) {
+    const std::uint32_t box[2] = {width, static_cast<std::uint32_t>(A.C)};
+    p.tmap_b = sm90::dense_map(dtype_of<TIn>::value, B.data, B.rows, B.cols, B.ld, true, box,
+                               static_cast<int>(width) * 2, stand_in);
+  } else {
+    const std::uint32_t box[2] = {static_cast<std::uint32_t>(cb), width};
+    p.tmap_b = sm90::dense_map(dtype_of<TIn>::value, B.data, B.rows, B.cols, B.ld, false, box, cb * 2, stand_in);
   }
   p.col_idx = A.col_idx;
   p.pieces = plan.pieces.pieces.data();

@@ -81,4 +81,31 @@ CUtensorMap make_tensor_map(DType dtype, const void* base, int rank, const std::
   return map;
 }
 
+namespace {
+std::uint64_t element_bytes(DType dtype) { return dtype == DType::f32 ? 4u : 2u; }  // (make_tensor_map checks)
+}  // namespace
+
+CUtensorMap bsr_values_map(DType dtype, const void* values, std::int64_t nnzb, int R, int C, int box_cols,
+                           const void* stand_in) {
+  const std::uint64_t e = element_bytes(dtype);
+  const std::uint64_t dims[3] = {static_cast<std::uint64_t>(C), static_cast<std::uint64_t>(R),
+                                 nnzb > 0 ? static_cast<std::uint64_t>(nnzb) : 1u};
+  const std::uint64_t strides[2] = {static_cast<std::uint64_t>(C) * e,
+                                    static_cast<std::uint64_t>(R) * static_cast<std::uint64_t>(C) * e};
+  const std::uint32_t box[3] = {static_cast<std::uint32_t>(box_cols), static_cast<std::uint32_t>(R), 1};
+  return make_tensor_map(dtype, nnzb > 0 ? values : stand_in, 3, dims, strides, box,
+                         static_cast<int>(static_cast<std::uint64_t>(box_cols) * e));
+}
+
+CUtensorMap dense_map(DType dtype, const void* data, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                      bool row_major, const std::uint32_t (&box)[2], int swizzle_bytes, const void* stand_in) {
+  const bool none = rows == 0;
+  const std::uint64_t r = none ? 1u : static_cast<std::uint64_t>(rows);
+  const std::uint64_t c = static_cast<std::uint64_t>(cols);
+  // (with no rows any legal stride will do; ld may even be 0 for a column-major 0 x N operand)
+  const std::uint64_t stride[1] = {none ? 128u : static_cast<std::uint64_t>(ld) * element_bytes(dtype)};
+  const std::uint64_t dims[2] = {row_major ? c : r, row_major ? r : c};
+  return make_tensor_map(dtype, none ? stand_in : data, 2, dims, stride, box, swizzle_bytes);
+}
+
 }  // namespace bsrflow::sm90

@@ -19,4 +19,17 @@ namespace bsrflow::sm90 {
 CUtensorMap make_tensor_map(DType dtype, const void* base, int rank, const std::uint64_t* dims,
                             const std::uint64_t* strides_bytes, const std::uint32_t* box, int swizzle_bytes);
 
+// The maps the GEMM kernels (Hopper and skinny) read their operands through. `stand_in` is any
+// valid device address: the base of a map over an operand with no elements (never read).
+//
+// A BSR matrix's values, nnzb blocks of R x C elements (row-major in a block), as the tensor
+// (C, R, nnzb); a box is `box_cols` columns of one block, swizzled by its row (box_cols elements).
+CUtensorMap bsr_values_map(DType dtype, const void* values, std::int64_t nnzb, int R, int C, int box_cols,
+                           const void* stand_in);
+// A rows x cols dense operand, `ld` elements between its rows (row-major) or columns, as the 2-D
+// tensor with the contiguous dimension first: row-major (cols, rows), column-major (rows, cols);
+// `box` in that order. With rows == 0 the tensor has one row on `stand_in`.
+CUtensorMap dense_map(DType dtype, const void* data, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                      bool row_major, const std::uint32_t (&box)[2], int swizzle_bytes, const void* stand_in);
+
 }  // namespace bsrflow::sm90
