@@ -271,7 +271,8 @@ PcgSolver<T>::PcgSolver(BsrView<const T> A, const PcgOptions& options, cudaStrea
   if (s.persistent) {
     int rows = 256;
     while (rows > 32 && static_cast<std::int64_t>(rows / 2) * resident >= s.n) rows /= 2;
-    spmv_options = SpmvOptions{detail::kPcgPersistentItems, std::max(rows, A.R)};
+    // The persistent kernel runs the stream kernel's group code over this plan's partition.
+    spmv_options = SpmvOptions{detail::kPcgPersistentItems, std::max(rows, A.R), SpmvKernel::stream};
   }
   s.spmv = std::make_unique<SpmvPlan>(plan_spmv(A, stream, spmv_options));
   if (s.persistent) {

@@ -1,5 +1,6 @@
-// plan_spmv (checks, device validation, partition) and SpmvPlan::launch (checks, params,
-// kernel choice), with the kernel instantiations: f32 and f64 x 4 / 8 / 16 items per thread.
+// plan_spmv (checks, device validation, kernel choice, stream partition) and SpmvPlan::launch
+// (checks, params, launch), with the stream kernel's instantiations: f32 and f64 x 4 / 8 / 16
+// items per thread (the team kernel's are in spmv_team.cu).
 #include "bsrflow/ops/spmv.hpp"
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/formats/validate.hpp"
 #include "bsrflow/ops/gemm_shapes.hpp"
+#include "bsrflow/ops/spmv_choose.hpp"
 #include "bsrflow/ops/spmv_kernel.cuh"
 #include "bsrflow/ops/spmv_partition.hpp"
+#include "bsrflow/ops/spmv_team.hpp"
 #include "bsrflow/ops/tuning_spmv.hpp"
 
 namespace bsrflow {
@@ -31,28 +34,6 @@ const void* placeholder() {
   return &byte;
 }
 
-SpmvConfig make_config(DType dtype, int R, int C, const SpmvOptions& options) {
-  const int items = options.items_per_thread;
-  BSRFLOW_REQUIRE(items == 0 || std::find(std::begin(tuning::kSupportedItems), std::end(tuning::kSupportedItems), items) !=
-                                    std::end(tuning::kSupportedItems),
-                  Errc::invalid_argument,
-                  "SpmvOptions: items_per_thread " + std::to_string(items) + " is not one of 0 (default), 4, 8, 16");
-  BSRFLOW_REQUIRE(options.max_rows_per_cta >= 0 && options.max_rows_per_cta <= tuning::kMaxRowsPerCta,
-                  Errc::invalid_argument,
-                  "SpmvOptions: max_rows_per_cta (" + std::to_string(options.max_rows_per_cta) + ") must be in [0, " +
-                      std::to_string(tuning::kMaxRowsPerCta) + "]");
-  SpmvConfig config;
-  config.dtype = dtype;
-  config.R = R;
-  config.C = C;
-  config.threads = tuning::kThreads;
-  config.items_per_thread = items > 0 ? items : tuning::default_items_per_thread(R, C);
-  const int max_rows =
-      options.max_rows_per_cta > 0 ? options.max_rows_per_cta : tuning::default_max_rows_per_cta(R, C);
-  config.max_block_rows_per_cta = std::max(1, max_rows / R);
-  return config;
-}
-
 template <class T, int kItems>
 KernelLaunch make_launch(const sd::Params<T>& p) {
   return KernelLaunch(sd::spmv_kernel<T, tuning::kThreads, kItems>, dim3(static_cast<unsigned>(std::max(p.groups, 1))),
@@ -62,6 +43,9 @@ KernelLaunch make_launch(const sd::Params<T>& p) {
 }  // namespace
 
 std::string spmv_kernel_name(const SpmvConfig& c) {
+  if (c.kernel == SpmvKernel::team)
+    return "spmv_" + std::string(dtype_name(c.dtype)) + "_r" + std::to_string(c.R) + "c" + std::to_string(c.C) +
+           "_team" + std::to_string(c.team) + "x" + std::to_string(c.rows_in_flight);
   return "spmv_" + std::string(dtype_name(c.dtype)) + "_r" + std::to_string(c.R) + "c" + std::to_string(c.C) + "_t" +
          std::to_string(c.threads) + "i" + std::to_string(c.items_per_thread) + "_br" +
          std::to_string(c.max_block_rows_per_cta);
@@ -75,8 +59,8 @@ SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOpt
   BSRFLOW_REQUIRE(A.R <= tuning::kMaxBlockDim && A.C <= tuning::kMaxBlockDim, Errc::unsupported,
                   "spmv: block shape " + std::to_string(A.R) + " x " + std::to_string(A.C) +
                       " is not supported (1 <= R, C <= 8)");
+  check_spmv_options(A.R, A.C, options);
   SpmvPlan plan;
-  plan.config_ = make_config(dtype_of_v<T>, A.R, A.C, options);
   plan.rows_ = A.rows;
   plan.cols_ = A.cols;
   plan.nnzb_ = A.nnzb;
@@ -90,18 +74,30 @@ SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOpt
     BSRFLOW_CUDA(cudaMemcpyAsync(row_ptr.data(), A.row_ptr, row_ptr.size() * sizeof(int), cudaMemcpyDeviceToHost, stream));
     BSRFLOW_CUDA(cudaStreamSynchronize(stream));
   }
+  SpmvRowStats stats;
+  stats.block_rows = block_rows;
+  stats.nnzb = A.nnzb;
+  for (int i = 0; i < block_rows; ++i)
+    stats.max_row_blocks = std::max<std::int64_t>(stats.max_row_blocks, row_ptr[i + 1] - row_ptr[i]);
+  plan.config_ = choose_spmv_config(dtype_of_v<T>, A.R, A.C, stats, options);
+  if (plan.config_.kernel == SpmvKernel::team) {
+    const int per_cta = plan.config_.team_block_rows_per_cta();
+    plan.groups_ = std::max(1, static_cast<int>((static_cast<std::int64_t>(block_rows) + per_cta - 1) / per_cta));
+    plan.dot_grid_ = std::min(plan.groups_, std::max(1, sd::team_resident_ctas<T>(plan.config_)));
+    return plan;
+  }
   const SpmvPartition part =
       partition_block_rows(row_ptr, A.R * A.C, plan.config_.capacity(), plan.config_.max_block_rows_per_cta);
   plan.groups_ = part.groups();
+  plan.dot_grid_ = plan.groups_;
   plan.long_rows_ = part.long_rows;
   plan.group_start_ = DeviceBuffer<int>::from_host(part.group_start, stream);
   return plan;
 }
 
 template <class T>
-sd::Params<T> SpmvPlan::params(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
-                               std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
-                               std::type_identity_t<SpmvDot<T>> dot) const {
+sd::Params<T> SpmvPlan::checked_params(const BsrView<const T>& A, const T* x, T* y, const ScalarArg<T>& alpha,
+                                       const ScalarArg<T>& beta, const SpmvDot<T>& dot) const {
   BSRFLOW_REQUIRE(!empty(), Errc::invalid_argument, "spmv: the plan is empty (default-constructed)");
   BSRFLOW_REQUIRE(config_.dtype == dtype_of_v<T>, Errc::invalid_argument,
                   "spmv: the plan was made for " + std::string(dtype_name(config_.dtype)) + ", called with " +
@@ -131,7 +127,8 @@ sd::Params<T> SpmvPlan::params(std::type_identity_t<BsrView<const T>> A, const T
   p.div_block_size = detail::FastDiv(static_cast<std::uint32_t>(p.block_size));
   p.div_C = detail::FastDiv(static_cast<std::uint32_t>(A.C));
   p.div_R = detail::FastDiv(static_cast<std::uint32_t>(A.R));
-  p.groups = groups_;
+  p.block_rows = A.block_rows();
+  p.groups = config_.kernel == SpmvKernel::stream ? groups_ : 0;
   p.group_start = group_start_.data();
   p.row_ptr = A.row_ptr;
   p.col_idx = A.col_idx;
@@ -147,10 +144,23 @@ sd::Params<T> SpmvPlan::params(std::type_identity_t<BsrView<const T>> A, const T
 }
 
 template <class T>
+sd::Params<T> SpmvPlan::params(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
+                               std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
+                               std::type_identity_t<SpmvDot<T>> dot) const {
+  BSRFLOW_REQUIRE(empty() || config_.kernel == SpmvKernel::stream, Errc::invalid_argument,
+                  "spmv: params() serves the stream kernel's group code, but this plan runs the team kernel (plan "
+                  "it with SpmvOptions::kernel = stream)");
+  return checked_params<T>(A, x, y, alpha, beta, dot);
+}
+
+template <class T>
 KernelLaunch SpmvPlan::launch(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
                               std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
                               std::type_identity_t<SpmvDot<T>> dot) const {
-  const sd::Params<T> p = params<T>(A, x, y, alpha, beta, dot);
+  const sd::Params<T> p = checked_params<T>(A, x, y, alpha, beta, dot);
+  if (config_.kernel == SpmvKernel::team)
+    return dot.result != nullptr ? sd::team_launch<T>(p, config_, true, grid_blocks())
+                                 : sd::team_launch<T>(p, config_, false, std::max(groups_, 1));
   switch (config_.items_per_thread) {
     case 4: return make_launch<T, 4>(p);
     case 16: return make_launch<T, 16>(p);

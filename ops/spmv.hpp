@@ -6,15 +6,24 @@
 //   SpmvPlan plan = plan_spmv(A.view(), stream);               // once per pattern
 //   plan.run(A.view(), x, y, scalar(1.0), scalar(0.0), stream); // many times
 //
-// Kernel (spmv_kernel.cuh): CSR-stream over block rows. plan_spmv cuts the block rows into
-// groups of consecutive block rows whose values fit one CTA's shared memory (256 threads x
-// items_per_thread values) and whose element rows are at most max_rows_per_cta; each CTA streams
-// its group's values, block columns and x (read-only path) with coalesced loads into shared
-// memory as products, then reduces each row with a team of 1 to 32 lanes sized to the group
-// (a group of few long rows gets wide teams; many short rows get one lane each). A block row
-// longer than one CTA's capacity gets a CTA of its own that loops over it and reduces with the
-// whole block. So a long row never serialises onto one thread; the longest row does bound one
-// CTA's time (no row is split across CTAs).
+// Two kernels; the plan picks one (SpmvOptions::kernel forces it, name() says which):
+//  - team (spmv_team_kernel.cuh), for short block rows: a team of 8, 16 or 32 lanes per block
+//    row (the narrowest team at least as wide as the mean row), one stored block per lane; each
+//    lane loads its block's column and values and the team's other block rows in flight before
+//    it uses any, gathers x, and the team adds its lanes by a butterfly. No shared memory, no
+//    CTA barrier: on the 7-point Poisson matrices it moves 1.2-1.35x the bytes per second of
+//    the stream kernel (docs/perf_log_spmv.md, entry 3). Square blocks 1x1 to 4x4; chosen when
+//    the longest block row needs at most 8 passes of its team and a block is at most 72 bytes
+//    (f64 3x3, f32 4x4; at f64 4x4 the stream kernel is ahead).
+//  - stream (spmv_kernel.cuh), any pattern and block shape: CSR-stream over block rows.
+//    plan_spmv cuts the block rows into groups of consecutive block rows whose values fit one
+//    CTA's shared memory (256 threads x items_per_thread values) and whose element rows are at
+//    most max_rows_per_cta; each CTA streams its group's values, block columns and x
+//    (read-only path) with coalesced loads into shared memory as products, then reduces each
+//    row with a team of 1 to 32 lanes sized to the group. A block row longer than one CTA's
+//    capacity gets a CTA of its own that loops over it and reduces with the whole block. So a
+//    long row never serialises onto one thread; the longest row does bound one CTA's time (no
+//    row is split across CTAs).
 //
 // Contract details:
 //  - plan_spmv validates the structure on the device (formats/validate.hpp; Errc::invalid_structure
@@ -28,10 +37,11 @@
 //    padding entries of A (zero by the format) are skipped, never multiplied with x.
 //  - A block column outside [0, block cols) (a structure that was not validated) contributes
 //    nothing instead of reading outside x.
-//  - Arithmetic in T: each product rounded, products of a row added per lane in block order then
-//    column order, lanes combined by a fixed butterfly (or cub::BlockReduce for a long row), then
-//    y_out = alpha * sum (+ beta * y by fma). Deterministic: the same plan gives bitwise the same
-//    y and dot run to run. The fused dot sums w_i * y_out_i per thread in a fixed order, then
+//  - Arithmetic in T. stream: each product rounded, products of a row added per lane in block
+//    order then column order, lanes combined by a fixed butterfly (or cub::BlockReduce for a long
+//    row). team: each lane accumulates its blocks' products by fma in column order, lanes combined
+//    by a fixed butterfly. Then y_out = alpha * sum (+ beta * y by fma). Deterministic: the same
+//    plan gives bitwise the same y and dot run to run (the two kernels differ in the last bits). The fused dot sums w_i * y_out_i per thread in a fixed order, then
 //    grid_sum over the plan's grid_blocks() CTAs.
 //  - Scalars (alpha, beta) are ScalarArg: host values or device pointers read at run time;
 //    "beta is 0" is decided on the device for both.
@@ -42,13 +52,18 @@
 //   positive", "A.row_ptr is null but A has 4 block rows", ...; values may be null in a pattern);
 //   Errc::unsupported "spmv: block shape 9 x 3 is not supported (1 <= R, C <= 8)";
 //   SpmvOptions: "SpmvOptions: items_per_thread 5 is not one of 0 (default), 4, 8, 16",
-//   "SpmvOptions: max_rows_per_cta (-1) must be in [0, 65536]"; then the structure (not for an
-//   empty matrix, which has none).
+//   "SpmvOptions: max_rows_per_cta (-1) must be in [0, 65536]", "SpmvOptions: team 12 is not one
+//   of 0 (default), 8, 16, 32", "SpmvOptions: items_per_thread and max_rows_per_cta configure the
+//   stream kernel; kernel = team takes neither", Errc::unsupported "spmv: the team kernel takes
+//   square blocks of 1 x 1 to 4 x 4, not 2 x 5 (SpmvOptions::kernel = stream takes any)"; then
+//   the structure (not for an empty matrix, which has none).
 //   launch / run, Errc::invalid_argument: "spmv: the plan is empty (default-constructed)",
 //   "spmv: the plan was made for f64, called with f32", "spmv: A (10 x 12, 3 x 3 blocks, nnzb 40)
 //   does not match the plan's pattern (10 x 12, 3 x 3 blocks, nnzb 41)", A's null pointers as
 //   above, "spmv: x is null but A has 12 columns", "spmv: y is null but A has 10 rows",
-//   "spmv: dot.w is null but A has 10 rows", and for the dot's workspace the messages of
+//   "spmv: dot.w is null but A has 10 rows", params() on a team plan "spmv: params() serves the
+//   stream kernel's group code, but this plan runs the team kernel (plan it with
+//   SpmvOptions::kernel = stream)", and for the dot's workspace the messages of
 //   check_reduce_workspace with "spmv dot" ("spmv dot: the grid has 40 blocks but the reduce
 //   workspace serves at most 32").
 #pragma once
@@ -84,11 +99,20 @@ struct SpmvDot {
   ReduceWorkspace<T> ws{};
 };
 
-// Knobs for trying variants; 0 means the tuned default (tuning_spmv.hpp): 8 items x 256 rows
-// for 1x1 blocks (CSR), 16 x 512 for larger blocks.
+enum class SpmvKernel {
+  automatic,  // team when the block shape has a team kernel and no row is too long for it, else stream
+  stream,
+  team,
+};
+
+// Knobs for trying variants; 0 means the tuned default (tuning_spmv.hpp). The stream kernel's
+// defaults: 8 items x 256 rows for 1x1 blocks (CSR), 16 x 512 for larger blocks. Setting
+// items_per_thread or max_rows_per_cta under kernel = automatic asks for the stream kernel.
 struct SpmvOptions {
-  int items_per_thread = 0;  // values each of the 256 threads streams per CTA: 4, 8 or 16
-  int max_rows_per_cta = 0;  // element rows one CTA reduces (rounded down to whole block rows, >= 1 block row)
+  int items_per_thread = 0;  // stream: values each of the 256 threads streams per CTA: 4, 8 or 16
+  int max_rows_per_cta = 0;  // stream: element rows one CTA reduces (rounded down to whole block rows, >= 1 block row)
+  SpmvKernel kernel = SpmvKernel::automatic;
+  int team = 0;  // team: lanes per block row, 8, 16 or 32 (0: the narrowest at least as wide as the mean row)
 };
 
 // The configuration a plan runs; name() is derived from it.
@@ -96,13 +120,19 @@ struct SpmvConfig {
   DType dtype = DType::f64;
   int R = 1;
   int C = 1;
+  SpmvKernel kernel = SpmvKernel::stream;  // stream or team, never automatic
   int threads = 256;
+  // stream
   int items_per_thread = 8;
   int max_block_rows_per_cta = 256;  // = max(1, max_rows_per_cta / R)
-  int capacity() const { return threads * items_per_thread; }  // values per CTA in the streamed mode
+  // team
+  int team = 8;            // lanes per block row
+  int rows_in_flight = 1;  // block rows per team, loaded together
+  int capacity() const { return threads * items_per_thread; }  // stream: values per CTA in the streamed mode
+  int team_block_rows_per_cta() const { return threads / team * rows_in_flight; }
 };
 
-// e.g. "spmv_f64_r3c3_t256i8_br85"
+// e.g. "spmv_f64_r3c3_t256i8_br85" (stream), "spmv_f64_r1c1_team8x4" (team of 8, 4 block rows in flight)
 std::string spmv_kernel_name(const SpmvConfig& config);
 
 class SpmvPlan;
@@ -127,8 +157,9 @@ class SpmvPlan {
                       std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
                       std::type_identity_t<SpmvDot<T>> dot = {}) const;
 
-  // launch()'s checks and kernel parameters without the launch: for kernels that run the SpMV's
-  // group code inside a loop of their own (graph/pcg_persistent.cuh; they include spmv_kernel.cuh).
+  // launch()'s checks and kernel parameters without the launch: for kernels that run the stream
+  // kernel's group code inside a loop of their own (graph/pcg_persistent.cuh; they include
+  // spmv_kernel.cuh). A team plan refuses (Errc::invalid_argument).
   template <class T>
   spmv_detail::Params<T> params(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
                                 std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
@@ -144,24 +175,30 @@ class SpmvPlan {
   bool empty() const noexcept { return groups_ < 0; }
   std::string name() const { return spmv_kernel_name(config_); }
   const SpmvConfig& config() const noexcept { return config_; }
-  // CTAs of every launch (>= 1): what a fused dot's workspace must serve.
-  int grid_blocks() const noexcept { return groups_ > 0 ? groups_ : 1; }
-  // Block rows longer than one CTA's capacity (each gets a CTA of its own).
+  // CTAs of a launch with the fused dot (>= 1): what its workspace must serve. (A team plan's
+  // launch without the dot runs more: one warp per chunk of block rows.)
+  int grid_blocks() const noexcept { return dot_grid_ > 0 ? dot_grid_ : 1; }
+  // stream: block rows longer than one CTA's capacity (each gets a CTA of its own); team: 0.
   int long_rows() const noexcept { return long_rows_; }
-  // Device memory the plan holds (the partition: one int per CTA + 1).
+  // Device memory the plan holds (stream: the partition, one int per CTA + 1; team: none).
   std::size_t workspace_bytes() const noexcept { return group_start_.bytes(); }
 
  private:
   template <class T>
   friend SpmvPlan plan_spmv(const BsrView<const T>& A_pattern, cudaStream_t stream, const SpmvOptions& options);
 
+  template <class T>
+  spmv_detail::Params<T> checked_params(const BsrView<const T>& A, const T* x, T* y, const ScalarArg<T>& alpha,
+                                        const ScalarArg<T>& beta, const SpmvDot<T>& dot) const;
+
   SpmvConfig config_{};
   int rows_ = 0;
   int cols_ = 0;
   std::int64_t nnzb_ = 0;
-  int groups_ = -1;  // -1: empty plan
+  int groups_ = -1;  // CTAs of a launch (stream: groups; team: CTAs of team_block_rows_per_cta()); -1: empty plan
+  int dot_grid_ = 0;  // CTAs of a launch with the fused dot (stream: groups_; team: at most the resident CTAs)
   int long_rows_ = 0;
-  DeviceBuffer<int> group_start_;  // (groups + 1) first block row of each CTA's group
+  DeviceBuffer<int> group_start_;  // stream: (groups + 1) first block row of each CTA's group
 };
 
 template <class T>

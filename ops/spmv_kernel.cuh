@@ -44,8 +44,9 @@ struct Params {
   detail::FastDiv div_block_size;
   detail::FastDiv div_C;
   detail::FastDiv div_R;
-  int groups = 0;                  // CTAs with work; gridDim.x = max(groups, 1)
-  const int* group_start = nullptr;  // (groups + 1) first block row per CTA
+  int block_rows = 0;              // ceil(rows / R)
+  int groups = 0;                  // stream: CTAs with work; gridDim.x = max(groups, 1)
+  const int* group_start = nullptr;  // stream: (groups + 1) first block row per CTA
   const int* row_ptr = nullptr;      // (block rows + 1)
   const int* col_idx = nullptr;      // (nnzb)
   const T* values = nullptr;         // (nnzb, R, C) row-major blocks

@@ -16,6 +16,9 @@
 //  - 256 element rows per CTA: one lane per row in the reduction when rows are short.
 #pragma once
 
+#include <cstdint>
+#include <iterator>
+
 namespace bsrflow::spmv_tuning {
 
 constexpr int kThreads = 256;
@@ -39,5 +42,43 @@ constexpr int kSupportedItems[] = {4, 8, 16};
 constexpr int kMaxBlockDim = 8;  // 1 <= R, C <= 8
 
 constexpr int min_ctas_per_sm(unsigned long value_size) { return value_size == 4 ? 8 : 6; }
+
+// The team kernel (spmv_team_kernel.cuh): a team of lanes per block row, one stored block per
+// lane, every load of a team's first pass issued before any is used, no shared memory and no
+// CTA barrier. Measured against the stream kernel (H100, 2026-11-23 session 9,
+// docs/benchmarks/h100-2026-11-23-s9/spmv_probe.cu, % of the copy bandwidth): Poisson 128^3 f64
+// 79.4% (teams of 8, 4 block rows in flight) vs 65.5%, f32 74.9% vs 59.5%; 3x3 on 96^3 f64 94.1%
+// (teams of 8, 1 block row in flight) vs 69.8%, f32 84.7%. Teams of 16 on those 7-block rows:
+// 49-56% (1x1), 63-80% (3x3); 8 block rows in flight (1x1): 65-73% (register-bound occupancy).
+constexpr int kTeamSizes[] = {8, 16, 32};
+constexpr int kTeamMaxBlockDim = 4;  // square blocks 1x1 .. 4x4 are instantiated (a lane holds R * C values)
+// Automatic choice: blocks of at most this many bytes. Measured (H100, session 9, spmv_bench on
+// the block Poisson matrices, % of copy, team vs stream): 2x2 f64 76 vs 62, f32 68 vs 51; 3x3 f64
+// 89 vs 70, f32 78 vs 54; 4x4 f32 (64 bytes) 60 vs 53; 4x4 f64 (128 bytes) 62 vs 73.
+constexpr int kTeamMaxBlockBytes = 72;
+// Automatic choice: the team kernel when the longest block row needs at most this many passes of
+// its team (each further pass is a dependent load round trip for that team; a row of thousands
+// of blocks would serialise on one team). Not measured: a guard, not a tuned figure.
+constexpr int kTeamMaxPasses = 8;
+// Resident CTAs per SM of the team kernel (a __launch_bounds__ floor): 8 (32 registers, full
+// occupancy) for f32 blocks of up to 9 values in teams of 8 or 16, 4 (64 registers) for f64
+// blocks of more than 9 values (a lane holds them all), else 6 (40 registers); each the most
+// that does not spill (ptxas -v, nvcc 13.0, sm_90a). Measured (H100, session 9): the f32 1x1
+// kernel at 40 registers (6 CTAs) ran at 63% of copy where a 32-register build ran at 75%.
+constexpr int team_min_ctas_per_sm(unsigned long value_size, int R, int C, int team, bool persistent) {
+  int ctas = value_size == 4 ? (R * C <= 9 && team <= 16 ? 8 : 6) : (R * C > 9 ? 4 : 6);
+  // The persistent form (warps looping over chunks, for the fused dot) carries more live state.
+  if (persistent) ctas = ctas == 8 ? 6 : 4;
+  return ctas;
+}
+// Block rows each team has in flight: 4 for 1x1 (one value per lane is too few bytes in flight),
+// 1 for larger blocks (R * C values per lane already are).
+constexpr int team_rows_in_flight(int R, int C) { return R * C == 1 ? 4 : 1; }
+// The narrowest team at least as wide as the mean blocks per block row.
+constexpr int team_for_mean_blocks(std::int64_t nnzb, std::int64_t block_rows) {
+  for (int team : kTeamSizes)
+    if (static_cast<std::int64_t>(team) * block_rows >= nnzb) return team;
+  return kTeamSizes[std::size(kTeamSizes) - 1];
+}
 
 }  // namespace bsrflow::spmv_tuning

@@ -1,5 +1,5 @@
 // spmv_bench's command line: --cases (poisson_f64,poisson_f32,block_f64), --poisson-grid (128),
-// --block-grid (96), --block (3), --variants (8x256,16x512,4x128), --iters, --warmup,
+// --block-grid (96), --block (3), --variants (default,team16,8x256,16x512,4x128), --iters, --warmup,
 // --no-cold-l2, --json, --csv, --help.
 #pragma once
 
@@ -36,9 +36,11 @@ struct SpmvBenchOptions {
 // The case names --cases accepts: poisson_f64, poisson_f32, block_f64, block_f32.
 std::vector<std::string> spmv_case_names();
 
-// "8x256" -> {items_per_thread 8, max_rows_per_cta 256}; "default" -> {0, 0}.
+// "8x256" -> the stream kernel, {items_per_thread 8, max_rows_per_cta 256}; "stream" -> the
+// stream kernel's defaults; "team" / "team16" -> the team kernel (its default width / 16 lanes);
+// "default" -> {} (the plan's choice).
 SpmvOptions parse_spmv_variant(const std::string& text);
-// The inverse ("8x256"; "default" for {0, 0}).
+// The inverse.
 std::string spmv_variant_name(const SpmvOptions& variant);
 
 // Throws Error(invalid_argument) naming the offending option.

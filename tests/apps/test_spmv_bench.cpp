@@ -28,10 +28,15 @@ TEST_CASE("spmv_bench command line", "[apps]") {
   CHECK(d.poisson_grid == 128);
   CHECK(d.block_grid == 96);
   CHECK(d.block == 3);
-  REQUIRE(d.variants.size() == 3);
-  CHECK(spmv_variant_name(d.variants[0]) == "8x256");
-  CHECK(spmv_variant_name(d.variants[1]) == "16x512");
-  CHECK(spmv_variant_name(d.variants[2]) == "4x128");
+  REQUIRE(d.variants.size() == 5);
+  CHECK(spmv_variant_name(d.variants[0]) == "default");
+  CHECK(d.variants[0].kernel == SpmvKernel::automatic);
+  CHECK(spmv_variant_name(d.variants[1]) == "team16");
+  CHECK(d.variants[1].kernel == SpmvKernel::team);
+  CHECK(d.variants[1].team == 16);
+  CHECK(spmv_variant_name(d.variants[2]) == "8x256");
+  CHECK(spmv_variant_name(d.variants[3]) == "16x512");
+  CHECK(spmv_variant_name(d.variants[4]) == "4x128");
   CHECK(d.timing.iters == 20);
 
   const SpmvBenchOptions o = parse({"--cases", "block_f32", "--poisson-grid", "16", "--block-grid", "8", "--block", "4",
@@ -47,6 +52,11 @@ TEST_CASE("spmv_bench command line", "[apps]") {
   CHECK(o.variants[1].items_per_thread == 16);
   CHECK(o.variants[1].max_rows_per_cta == 64);
   CHECK(o.timing.iters == 5);
+  for (const char* name : {"default", "stream", "team", "team8", "team16", "team32", "8x256"})
+    CHECK(spmv_variant_name(parse_spmv_variant(name)) == name);
+  CHECK(parse_spmv_variant("stream").kernel == SpmvKernel::stream);
+  CHECK(parse_spmv_variant("8x256").kernel == SpmvKernel::automatic);  // stream settings: the plan takes stream
+  CHECK(parse_spmv_variant("team").team == 0);
   CHECK(o.json_path == "s.json");
   CHECK(o.csv_path == "s.csv");
   CHECK(parse({"--help"}).help);
@@ -58,7 +68,11 @@ TEST_CASE("spmv_bench command line", "[apps]") {
                   "--cases: unknown case 'poisson_f16' (expected poisson_f64, poisson_f32, block_f64, block_f32)");
   CHECK_APP_ERROR(parse(V{"--cases", "poisson_f64,"}), Errc::invalid_argument, "--cases: empty name");
   CHECK_APP_ERROR(parse(V{"--variants", "8"}), Errc::invalid_argument,
-                  "--variants: '8' is not ITEMSxROWS (e.g. 8x256) or 'default'");
+                  "--variants: '8' is not 'default', 'stream', 'team', teamN or ITEMSxROWS (e.g. 8x256)");
+  CHECK_APP_ERROR(parse(V{"--variants", "team12"}), Errc::invalid_argument,
+                  "--variants: 'team12': a team is team8, team16 or team32 (or 'team': the plan's width)");
+  CHECK_APP_ERROR(parse(V{"--variants", "teamx"}), Errc::invalid_argument,
+                  "--variants: 'teamx': a team is team8, team16 or team32 (or 'team': the plan's width)");
   CHECK_APP_ERROR(parse(V{"--variants", "8x256,5x10"}), Errc::invalid_argument,
                   "--variants: '5x10': items per thread must be 4, 8 or 16");
   CHECK_APP_ERROR(parse(V{"--variants", "8x0"}), Errc::invalid_argument,
@@ -119,12 +133,12 @@ TEST_CASE("spmv_bench comparisons, targets and report", "[apps]") {
 TEST_CASE("spmv_bench on small grids: every system correct and timed", "[apps][gpu]") {
   BSRFLOW_REQUIRE_GPU();
   SpmvBenchOptions options = parse({"--cases", "poisson_f64,poisson_f32,block_f64,block_f32", "--poisson-grid", "20",
-                                    "--block-grid", "9", "--variants", "8x256,4x32,default", "--iters", "3",
+                                    "--block-grid", "9", "--variants", "8x256,4x32,default,team32", "--iters", "3",
                                     "--warmup", "1"});
   const SpmvBenchRun run = run_spmv_bench(options, nullptr);
   CHECK(run.copy.bytes_per_second() > 0);
-  // Per case: 3 variants + the fused dot + cuSPARSE CSR (+ bsrmv for the block cases).
-  CHECK(run.records.size() == 2 * 5 + 2 * 6);
+  // Per case: 4 variants + the fused dot + cuSPARSE CSR (+ bsrmv for the block cases).
+  CHECK(run.records.size() == 2 * 6 + 2 * 7);
   for (const Record& r : run.records) {
     CAPTURE(r.text("case"), r.text("system"), r.text("variant"), r.text("note"));
     CHECK(r.text("status") == "ok");

@@ -5,8 +5,9 @@
 // with beta == 0 y starts as NaN, so an unwritten row or a read of y cannot pass. Every block
 // shape 1..8 x 1..8 runs with rows / cols not multiples of R / C; power-law patterns put rows
 // in all three regimes (one lane per row, wide teams, a whole CTA looping over one long row);
-// every SpmvOptions variant the bench may try runs too. Real-valued runs are held to
-// relative-norm bounds against fp64 and must be bitwise reproducible.
+// every SpmvOptions variant the bench may try runs too, and both kernels (stream and team, every
+// team width) where the block shape has both. Real-valued runs are held to relative-norm bounds
+// against fp64 and must be bitwise reproducible.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "bsrflow/core/device_buffer.hpp"
@@ -115,6 +117,22 @@ Outcome<T> run_problem(const Problem<T>& prob, Scalars s, const SpmvOptions& opt
   return out;
 }
 
+// The plan's own choice, the stream kernel and, for the block shapes that have one, the team
+// kernel at every width.
+std::vector<SpmvOptions> every_kernel(int R, int C) {
+  std::vector<SpmvOptions> all = {SpmvOptions{}, SpmvOptions{0, 0, SpmvKernel::stream, 0}};
+  if (R == C && R <= 4)
+    for (int team : {8, 16, 32}) all.push_back(SpmvOptions{0, 0, SpmvKernel::team, team});
+  return all;
+}
+
+std::string describe(const SpmvOptions& o) {
+  std::ostringstream s;
+  s << "kernel " << static_cast<int>(o.kernel) << " team " << o.team << " items " << o.items_per_thread << " rows "
+    << o.max_rows_per_cta;
+  return s.str();
+}
+
 template <class T>
 constexpr double unit_roundoff() {
   return std::is_same_v<T, float> ? 0x1p-24 : 0x1p-53;
@@ -144,8 +162,11 @@ TEMPLATE_TEST_CASE("SpMV is exact on integer data for every block shape up to 8 
       CAPTURE(R, C, rows, cols);
       const HostBsr<T> A = test::random_bsr<T>(rows, cols, R, C, 0.15, 100 * R + C);
       const Problem<T> prob = integer_problem(A, 4, 7 * R + C);
-      check_exact(run_problem(prob, {2, -1, false}, {}, stream));
-      check_exact(run_problem(prob, {-1, 0, true}, {}, stream));
+      for (const SpmvOptions& options : every_kernel(R, C)) {
+        CAPTURE(describe(options));
+        check_exact(run_problem(prob, {2, -1, false}, options, stream));
+        check_exact(run_problem(prob, {-1, 0, true}, options, stream));
+      }
     }
 }
 
@@ -169,8 +190,12 @@ TEMPLATE_TEST_CASE("SpMV's fused dot with w = y weighs by the new y", "[ops][gpu
   pattern.values.assign(pattern.col_idx.size(), 1.f);
   const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, nb * R, nb * R, R, R, 2, 31 + R), 2, 5 + R);
   const Bsr<T> dA = Bsr<T>::from_host(prob.A, stream);
-  const SpmvPlan plan = plan_spmv(dA.view(), stream, SpmvOptions{4, 32});
-  REQUIRE(plan.long_rows() == 1);
+  // stream: the long row takes a CTA of its own; team: 47-188 passes of one team.
+  const SpmvOptions options = GENERATE(SpmvOptions{4, 32}, SpmvOptions{0, 0, SpmvKernel::team, 8},
+                                       SpmvOptions{0, 0, SpmvKernel::team, 32});
+  CAPTURE(describe(options));
+  const SpmvPlan plan = plan_spmv(dA.view(), stream, options);
+  REQUIRE(plan.long_rows() == (options.kernel == SpmvKernel::team ? 0 : 1));
   GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream);
   ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
   DeviceBuffer<T> dot(1, stream);
@@ -213,6 +238,16 @@ TEMPLATE_TEST_CASE("SpMV variants on power-law rows: streamed, wide teams and lo
     CHECK(o.long_rows > 0);
     check_exact(o);
   }
+  SECTION("the team kernel on the same rows (CSR, and 3 x 3 blocks with partial edges)") {
+    const int team = items == 4 ? 8 : items == 8 ? 16 : 32;  // one width per items value
+    const SpmvOptions forced{0, 0, SpmvKernel::team, team};
+    static const HostCsr<float> pattern = test::powerlaw_csr<float>(3000, 20000, 300000, 1.0, 11);
+    const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 3000, 20000, 1, 1, 2, 12), 2, 13);
+    check_exact(run_problem(prob, {1, 3, false}, forced, stream));
+    static const HostCsr<float> blocks = test::powerlaw_csr<float>(700, 2000, 60000, 1.0, 21);
+    const Problem<T> prob3 = integer_problem(bsr_on_pattern<T>(blocks, 700 * 3 - 2, 2000 * 3 - 1, 3, 3, 2, 24), 2, 25);
+    check_exact(run_problem(prob3, {-2, 0, true}, forced, stream));
+  }
   SECTION("8 x 8 blocks: a long row's 8 accumulators") {
     static const HostCsr<float> pattern = test::powerlaw_csr<float>(64, 300, 4000, 1.2, 31);
     const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 64 * 8, 300 * 8, 8, 8, 2, 32), 2, 33);
@@ -233,10 +268,13 @@ TEMPLATE_TEST_CASE("SpMV on hostile shapes", "[ops][gpu]", float, double) {
   SECTION("empty matrix: nothing to do, the dot is 0") {
     for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{0, 0}, {0, 5}}) {
       const Problem<T> prob = integer_problem(bsr_on_pattern<T>(from_rows(0, cols, {}), rows, cols, 1, 1, 4, 1), 4, 2);
-      const Outcome<T> o = run_problem(prob, {1, 0, false}, {}, stream);
-      CHECK(o.grid_blocks == 1);
-      check_exact(o);
-      CHECK(o.dot == T(0));
+      for (const SpmvOptions& options : every_kernel(1, 1)) {
+        CAPTURE(describe(options));
+        const Outcome<T> o = run_problem(prob, {1, 0, false}, options, stream);
+        CHECK(o.grid_blocks == 1);
+        check_exact(o);
+        CHECK(o.dot == T(0));
+      }
     }
   }
   SECTION("no columns: y = beta * y, or 0") {
@@ -255,8 +293,11 @@ TEMPLATE_TEST_CASE("SpMV on hostile shapes", "[ops][gpu]", float, double) {
       for (const auto& [R, C] : std::vector<std::pair<int, int>>{{1, 1}, {3, 3}, {2, 5}}) {
         CAPTURE(block_rows, R, C);
         const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, block_rows * R - (R > 1), 4 * C - (C > 1), R, C, 4, 6), 4, 7);
-        check_exact(run_problem(prob, {1, 0, false}, {}, stream));
-        check_exact(run_problem(prob, {3, 2, true}, {}, stream));
+        for (const SpmvOptions& options : every_kernel(R, C)) {
+          CAPTURE(describe(options));
+          check_exact(run_problem(prob, {1, 0, false}, options, stream));
+          check_exact(run_problem(prob, {3, 2, true}, options, stream));
+        }
       }
     }
   }
@@ -269,8 +310,9 @@ TEMPLATE_TEST_CASE("SpMV on hostile shapes", "[ops][gpu]", float, double) {
     for (const int b : {1, 3}) {
       const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 40 * b, 30000 * b, b, b, 1, 8), 1, 9);
       const Outcome<T> o = run_problem(prob, {1, 1, false}, {}, stream);
-      CHECK(o.long_rows == 1);
+      CHECK(o.long_rows == 1);  // the automatic choice: the stream kernel (the row is too long for a team)
       check_exact(o);
+      check_exact(run_problem(prob, {1, 1, false}, SpmvOptions{0, 0, SpmvKernel::team, 32}, stream));
     }
   }
 }
@@ -281,7 +323,8 @@ TEMPLATE_TEST_CASE("SpMV on real data: fp64-bounded, bitwise reproducible, dot f
   Stream stream;
   const int R = GENERATE(1, 3, 4);
   const int C = R == 4 ? 2 : R;
-  CAPTURE(R, C);
+  const SpmvKernel kernel = GENERATE(SpmvKernel::automatic, SpmvKernel::stream);
+  CAPTURE(R, C, static_cast<int>(kernel));
   std::mt19937 rng(77);
   HostBsr<T> A = test::random_bsr<T>(4000 * R - 1, 4000 * C - 1, R, C, 0.003, 78);
   for (auto& v : A.values)
@@ -289,7 +332,8 @@ TEMPLATE_TEST_CASE("SpMV on real data: fp64-bounded, bitwise reproducible, dot f
   const std::vector<T> x = test::real_values<T>(static_cast<std::size_t>(A.cols), 79);
   const std::vector<T> y0 = test::real_values<T>(static_cast<std::size_t>(A.rows), 80);
   Bsr<T> dA = Bsr<T>::from_host(A, stream);          // non-const: view() is a BsrView<T>, which converts
-  const SpmvPlan plan = plan_spmv(dA.view(), stream);
+  const SpmvPlan plan = plan_spmv(dA.view(), stream, SpmvOptions{0, 0, kernel, 0});
+  CHECK((plan.config().kernel == SpmvKernel::team) == (kernel == SpmvKernel::automatic && R == C));
   GuardedVector<T> dx(x, 0, stream), dw(y0, 0, stream);
   ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
   DeviceBuffer<T> dot(1, stream);
@@ -327,7 +371,9 @@ TEMPLATE_TEST_CASE("SpMV is capturable and replays with new device scalars", "[o
   const HostBsr<T> A = test::random_bsr<T>(300, 280, 3, 3, 0.05, 90, 2);
   const Problem<T> prob = integer_problem(A, 2, 91);
   const Bsr<T> dA = Bsr<T>::from_host(prob.A, stream);
-  const SpmvPlan plan = plan_spmv(dA.view(), stream);  // before capture: it validates and syncs
+  const SpmvKernel kernel = GENERATE(SpmvKernel::team, SpmvKernel::stream);
+  CAPTURE(static_cast<int>(kernel));
+  const SpmvPlan plan = plan_spmv(dA.view(), stream, SpmvOptions{0, 0, kernel, 0});  // before capture: it validates and syncs
   GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream), w(prob.w, 0, stream);
   ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
   DeviceBuffer<T> dot(1, stream);
@@ -392,6 +438,7 @@ TEST_CASE("SpMV launch errors and structure errors", "[ops][gpu]") {
                       "spmv: dot.w is null but A has 10 rows");
   BSRFLOW_CHECK_ERROR(launch(view, x.data(), y.data(), SpmvDot<double>{w.data(), r.data(), {}}), Errc::invalid_argument,
                       "spmv dot: the reduce workspace is not set up (null partials or ticket)");
+  CHECK(plan.config().kernel == SpmvKernel::team);  // 3 x 3 blocks, short rows (params(): test_spmv_params.cu)
 
   // A workspace one block short of the plan's grid (a plan with several CTAs).
   const HostBsr<double> big = test::random_bsr<double>(3000, 3000, 1, 1, 0.01, 2);

@@ -10,6 +10,7 @@
 
 #include "bsrflow/ops/cpu_spmv.hpp"
 #include "bsrflow/ops/spmv.hpp"
+#include "bsrflow/ops/spmv_choose.hpp"
 #include "bsrflow/ops/spmv_partition.hpp"
 #include "bsrflow/ops/tuning_spmv.hpp"
 #include "support/expect_error.hpp"
@@ -124,6 +125,65 @@ TEST_CASE("SpMV kernel names come from the configuration", "[ops]") {
   c.max_block_rows_per_cta = 256;
   CHECK(spmv_kernel_name(c) == "spmv_f32_r1c1_t256i16_br256");
   CHECK(c.capacity() == 4096);
+  c.kernel = SpmvKernel::team;
+  c.team = 16;
+  c.rows_in_flight = 4;
+  CHECK(spmv_kernel_name(c) == "spmv_f32_r1c1_team16x4");
+  CHECK(c.team_block_rows_per_cta() == 64);
+}
+
+TEST_CASE("SpMV kernel choice: the team kernel for short rows of square blocks up to 4 x 4", "[ops]") {
+  const SpmvRowStats poisson{2097152, 14581760, 7};  // 7-point Poisson, 128^3
+  SpmvConfig c = choose_spmv_config(DType::f64, 1, 1, poisson, {});
+  CHECK(c.kernel == SpmvKernel::team);
+  CHECK(c.team == 8);
+  CHECK(c.rows_in_flight == 4);
+  CHECK(spmv_kernel_name(c) == "spmv_f64_r1c1_team8x4");
+  c = choose_spmv_config(DType::f32, 3, 3, SpmvRowStats{884736, 6137856, 7}, {});
+  CHECK(spmv_kernel_name(c) == "spmv_f32_r3c3_team8x1");
+  // Width: the narrowest team at least as wide as the mean row.
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 80, 8}, {}).team == 8);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 81, 9}, {}).team == 16);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 170, 20}, {}).team == 32);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 900, 90}, {}).team == 32);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{0, 0, 0}, {}).team == 8);  // empty
+  // The longest row: at most kTeamMaxPasses passes of the team, else stream.
+  const int passes = spmv_tuning::kTeamMaxPasses;
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * passes}, {}).kernel == SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * passes + 1}, {}).kernel == SpmvKernel::stream);
+  // Blocks of more than 72 bytes, shapes without a team kernel, and stream settings take the
+  // stream kernel.
+  CHECK(choose_spmv_config(DType::f32, 4, 4, SpmvRowStats{100, 700, 7}, {}).kernel == SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 4, 4, SpmvRowStats{100, 700, 7}, {}).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 5, 5, poisson, {}).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 2, 3, poisson, {}).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{8, 256}).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::stream, 0}).kernel ==
+        SpmvKernel::stream);
+  // Forced: the team kernel whatever the rows, at the asked width.
+  c = choose_spmv_config(DType::f64, 4, 4, SpmvRowStats{10, 100000, 99991}, SpmvOptions{0, 0, SpmvKernel::team, 16});
+  CHECK(c.kernel == SpmvKernel::team);
+  CHECK(c.team == 16);
+  CHECK(c.rows_in_flight == 1);
+  // Errors.
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 2, 5, poisson, SpmvOptions{0, 0, SpmvKernel::team, 0}),
+                      Errc::unsupported,
+                      "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not 2 x 5 (SpmvOptions::kernel = "
+                      "stream takes any)");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 5, 5, poisson, SpmvOptions{0, 0, SpmvKernel::team, 0}),
+                      Errc::unsupported,
+                      "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not 5 x 5 (SpmvOptions::kernel = "
+                      "stream takes any)");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::team, 12}),
+                      Errc::invalid_argument, "SpmvOptions: team 12 is not one of 0 (default), 8, 16, 32");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{8, 0, SpmvKernel::team, 0}),
+                      Errc::invalid_argument,
+                      "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
+                      "takes neither");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 64, SpmvKernel::team, 0}),
+                      Errc::invalid_argument,
+                      "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
+                      "takes neither");
 }
 
 TEST_CASE("plan_spmv and launch reject bad arguments before touching the GPU", "[ops]") {
@@ -170,6 +230,14 @@ TEST_CASE("plan_spmv and launch reject bad arguments before touching the GPU", "
                       "SpmvOptions: max_rows_per_cta (-1) must be in [0, 65536]");
   BSRFLOW_CHECK_ERROR(plan_spmv(A, nullptr, SpmvOptions{8, 70000}), Errc::invalid_argument,
                       "SpmvOptions: max_rows_per_cta (70000) must be in [0, 65536]");
+  BSRFLOW_CHECK_ERROR(plan_spmv(A, nullptr, SpmvOptions{0, 0, SpmvKernel::team, 4}), Errc::invalid_argument,
+                      "SpmvOptions: team 4 is not one of 0 (default), 8, 16, 32");
+  {
+    BsrView<const double> odd{6, 10, 3, 5, 0, fake, fake, nullptr};
+    BSRFLOW_CHECK_ERROR(plan_spmv(odd, nullptr, SpmvOptions{0, 0, SpmvKernel::team, 0}), Errc::unsupported,
+                        "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not 3 x 5 (SpmvOptions::kernel = "
+                        "stream takes any)");
+  }
 
   const SpmvPlan empty;
   CHECK(empty.empty());

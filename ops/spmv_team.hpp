@@ -1,0 +1,21 @@
+// The team SpMV kernel's launch (spmv_team.cu instantiates it for every instantiated block shape
+// and team size; spmv.cu calls it). Internal to ops/.
+#pragma once
+
+#include "bsrflow/core/kernel_launch.hpp"
+#include "bsrflow/ops/spmv.hpp"
+
+namespace bsrflow::spmv_detail {
+
+// config.kernel == team, R == C in [1, spmv_tuning::kTeamMaxBlockDim], team in kTeamSizes,
+// rows_in_flight == team_rows_in_flight(R, C) (what choose_spmv_config gives).
+// persistent: the form whose warps loop over the chunks (for the fused dot, on at most the
+// resident CTAs); else one warp per chunk.
+template <class T>
+KernelLaunch team_launch(const Params<T>& p, const SpmvConfig& config, bool persistent, int ctas);
+
+// CTAs of the persistent form the current device holds at once (occupancy x SMs).
+template <class T>
+int team_resident_ctas(const SpmvConfig& config);
+
+}  // namespace bsrflow::spmv_detail
