@@ -11,8 +11,9 @@
 //    row (the narrowest team at least as wide as the mean row), one stored block per lane; each
 //    lane loads its block's column and values and the team's other block rows in flight before
 //    it uses any, gathers x, and the team adds its lanes by a butterfly. No shared memory, no
-//    CTA barrier: on the 7-point Poisson matrices it moves 1.2-1.35x the bytes per second of
-//    the stream kernel (docs/perf_log_spmv.md, entry 3). Square blocks 1x1 to 4x4; chosen when
+//    CTA barrier: on the 7-point Poisson matrices it moves 1.07x (1x1) and 1.27x (3x3 f64) the
+//    bytes per second of the stream kernel (H100, docs/perf_log_spmv.md entry 3). A launch with
+//    the fused dot runs the resident CTAs, whose warps loop over the block rows. Square blocks 1x1 to 4x4; chosen when
 //    the longest block row needs at most 8 passes of its team and a block is at most 72 bytes
 //    (f64 3x3, f32 4x4; at f64 4x4 the stream kernel is ahead).
 //  - stream (spmv_kernel.cuh), any pattern and block shape: CSR-stream over block rows.
@@ -127,7 +128,7 @@ struct SpmvConfig {
   int max_block_rows_per_cta = 256;  // = max(1, max_rows_per_cta / R)
   // team
   int team = 8;            // lanes per block row
-  int rows_in_flight = 1;  // block rows per team, loaded together
+  int rows_in_flight = 1;  // block rows per team, loaded together (the fused-dot form: tuning_spmv.hpp)
   int capacity() const { return threads * items_per_thread; }  // stream: values per CTA in the streamed mode
   int team_block_rows_per_cta() const { return threads / team * rows_in_flight; }
 };

@@ -16,7 +16,8 @@ namespace tuning = spmv_tuning;
 
 template <class T, int B, int kTeam, bool kPersistent>
 constexpr auto kernel_of() {
-  return spmv_team_kernel<T, tuning::kThreads, B, B, kTeam, tuning::team_rows_in_flight(B, B), kPersistent>;
+  return spmv_team_kernel<T, tuning::kThreads, B, B, kTeam, tuning::team_rows_in_flight(B, B, sizeof(T), kPersistent),
+                          kPersistent>;
 }
 
 template <class T, int B, bool kPersistent, class F>
@@ -44,7 +45,7 @@ auto visit_team_kernel(const SpmvConfig& config, bool persistent, F&& f) {
   static_assert(tuning::kTeamMaxBlockDim == 4, "the switch below instantiates blocks 1..4");
   BSRFLOW_REQUIRE(config.R == config.C && config.R >= 1 && config.R <= tuning::kTeamMaxBlockDim &&
                       (config.team == 8 || config.team == 16 || config.team == 32) &&
-                      config.rows_in_flight == tuning::team_rows_in_flight(config.R, config.C),
+                      config.rows_in_flight == tuning::team_rows_in_flight(config.R, config.C, dtype_size(config.dtype), false),
                   Errc::unsupported, "spmv: no team kernel is instantiated for " + spmv_kernel_name(config));
   return persistent ? visit_block<T, true>(config.R, config.team, f) : visit_block<T, false>(config.R, config.team, f);
 }

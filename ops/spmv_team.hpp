@@ -8,7 +8,7 @@
 namespace bsrflow::spmv_detail {
 
 // config.kernel == team, R == C in [1, spmv_tuning::kTeamMaxBlockDim], team in kTeamSizes,
-// rows_in_flight == team_rows_in_flight(R, C) (what choose_spmv_config gives).
+// rows_in_flight == team_rows_in_flight(R, C, sizeof(T), false) (what choose_spmv_config gives).
 // persistent: the form whose warps loop over the chunks (for the fused dot, on at most the
 // resident CTAs); else one warp per chunk.
 template <class T>

@@ -42,11 +42,12 @@ __device__ __forceinline__ void accumulate_block(const Params<T>& p, const Rows&
 }
 
 template <class T, int R, int C>
-__device__ __forceinline__ void load_block(const Params<T>& p, int block, int& col, T (&v)[R * C]) {
-  col = __ldcs(p.col_idx + block);  // read once: evict first
-  const T* values = p.values + static_cast<std::int64_t>(block) * (R * C);
+__device__ __forceinline__ void load_block(const int* __restrict__ col_idx, const T* __restrict__ values, int block,
+                                           int& col, T (&v)[R * C]) {
+  col = __ldcs(col_idx + block);  // read once: evict first
+  const T* block_values = values + static_cast<std::int64_t>(block) * (R * C);
 #pragma unroll
-  for (int k = 0; k < R * C; ++k) v[k] = __ldcs(values + k);
+  for (int k = 0; k < R * C; ++k) v[k] = __ldcs(block_values + k);
 }
 
 // The block rows of warp chunk `chunk`; returns this thread's dot terms. Called by all 32 lanes
@@ -59,15 +60,21 @@ __device__ __forceinline__ T team_block_rows(const Params<T>& p, const Rows& row
   const int lane = static_cast<int>(threadIdx.x) & (kTeam - 1);
   const int team_in_warp = (static_cast<int>(threadIdx.x) & 31) / kTeam;
 
-  int block_row[kRowsInFlight], begin[kRowsInFlight], end[kRowsInFlight];
+  // Local restrict-qualified copies: the loads below may then be scheduled freely (and the
+  // pointers stay in registers instead of being re-read from the parameter bank per load).
+  const int* __restrict__ row_ptr = p.row_ptr;
+  const int* __restrict__ col_idx = p.col_idx;
+  const T* __restrict__ values = p.values;
+  auto block_row = [&](int u) { return (chunk * kRowsInFlight + u) * kTeamsPerWarp + team_in_warp; };
+
+  int begin[kRowsInFlight], end[kRowsInFlight];
 #pragma unroll
   for (int u = 0; u < kRowsInFlight; ++u) {
-    block_row[u] = (chunk * kRowsInFlight + u) * kTeamsPerWarp + team_in_warp;
     begin[u] = 0;
     end[u] = 0;
-    if (block_row[u] < p.block_rows) {
-      begin[u] = __ldg(p.row_ptr + block_row[u]);
-      end[u] = __ldg(p.row_ptr + block_row[u] + 1);
+    if (block_row(u) < p.block_rows) {
+      begin[u] = __ldg(row_ptr + block_row(u));
+      end[u] = __ldg(row_ptr + block_row(u) + 1);
     }
   }
   // First pass: every load issued before any is used.
@@ -76,7 +83,7 @@ __device__ __forceinline__ T team_block_rows(const Params<T>& p, const Rows& row
 #pragma unroll
   for (int u = 0; u < kRowsInFlight; ++u) {
     col[u] = -1;
-    if (begin[u] + lane < end[u]) load_block<T, R, C>(p, begin[u] + lane, col[u], v[u]);
+    if (begin[u] + lane < end[u]) load_block<T, R, C>(col_idx, values, begin[u] + lane, col[u], v[u]);
   }
   T acc[kRowsInFlight][R];
 #pragma unroll
@@ -92,7 +99,7 @@ __device__ __forceinline__ T team_block_rows(const Params<T>& p, const Rows& row
     for (int b = begin[u] + lane + kTeam; b < end[u]; b += kTeam) {
       int c;
       T w[R * C];
-      load_block<T, R, C>(p, b, c, w);
+      load_block<T, R, C>(col_idx, values, b, c, w);
       accumulate_block<T, R, C>(p, rows, c, w, acc[u]);
     }
   }
@@ -105,8 +112,8 @@ __device__ __forceinline__ T team_block_rows(const Params<T>& p, const Rows& row
       for (int offset = kTeam / 2; offset > 0; offset /= 2)
         acc[u][r] += __shfl_xor_sync(0xffffffffu, acc[u][r], offset);
       // block_row * R + r < block_rows * R < 2^31 + 8: no wrap in 32 bits.
-      const unsigned row = static_cast<unsigned>(block_row[u]) * R + r;
-      if (lane == r && block_row[u] < p.block_rows && row < static_cast<unsigned>(p.rows))
+      const unsigned row = static_cast<unsigned>(block_row(u)) * R + r;
+      if (lane == r && block_row(u) < p.block_rows && row < static_cast<unsigned>(p.rows))
         dot_terms += rows.finish(row, acc[u][r]);
     }
   }

@@ -45,16 +45,18 @@ constexpr int min_ctas_per_sm(unsigned long value_size) { return value_size == 4
 
 // The team kernel (spmv_team_kernel.cuh): a team of lanes per block row, one stored block per
 // lane, every load of a team's first pass issued before any is used, no shared memory and no
-// CTA barrier. Measured against the stream kernel (H100, 2026-11-23 session 9,
+// CTA barrier. Its shape was chosen with a standalone probe (H100, 2026-11-23 session 9,
 // docs/benchmarks/h100-2026-11-23-s9/spmv_probe.cu, % of the copy bandwidth): Poisson 128^3 f64
-// 79.4% (teams of 8, 4 block rows in flight) vs 65.5%, f32 74.9% vs 59.5%; 3x3 on 96^3 f64 94.1%
-// (teams of 8, 1 block row in flight) vs 69.8%, f32 84.7%. Teams of 16 on those 7-block rows:
-// 49-56% (1x1), 63-80% (3x3); 8 block rows in flight (1x1): 65-73% (register-bound occupancy).
+// 79.4% (teams of 8, 4 block rows in flight) vs the stream kernel's 65.5%, f32 74.9% vs 59.5%;
+// 3x3 on 96^3 f64 94.1% (teams of 8, 1 block row in flight) vs 69.8%, f32 84.7%. Teams of 16 on
+// those 7-block rows: 49-56% (1x1), 63-80% (3x3); 8 block rows in flight (1x1): 65-73%. The
+// library kernel reaches 70% / 64% (Poisson f64 / f32) and 88% / 85% (3x3): perf_log_spmv.md
+// entry 3 (the Poisson gap to the probe is not explained yet).
 constexpr int kTeamSizes[] = {8, 16, 32};
 constexpr int kTeamMaxBlockDim = 4;  // square blocks 1x1 .. 4x4 are instantiated (a lane holds R * C values)
 // Automatic choice: blocks of at most this many bytes. Measured (H100, session 9, spmv_bench on
-// the block Poisson matrices, % of copy, team vs stream): 2x2 f64 76 vs 62, f32 68 vs 51; 3x3 f64
-// 89 vs 70, f32 78 vs 54; 4x4 f32 (64 bytes) 60 vs 53; 4x4 f64 (128 bytes) 62 vs 73.
+// the block Poisson matrices, % of copy, team vs stream): 2x2 f64 77 vs 62, f32 68 vs 50; 3x3 f64
+// 88 vs 70, f32 85 vs 53; 4x4 f32 (64 bytes) 59 vs 53; 4x4 f64 (128 bytes) 62 vs 73.
 constexpr int kTeamMaxBlockBytes = 72;
 // Automatic choice: the team kernel when the longest block row needs at most this many passes of
 // its team (each further pass is a dependent load round trip for that team; a row of thousands
@@ -63,17 +65,25 @@ constexpr int kTeamMaxPasses = 8;
 // Resident CTAs per SM of the team kernel (a __launch_bounds__ floor): 8 (32 registers, full
 // occupancy) for f32 blocks of up to 9 values in teams of 8 or 16, 4 (64 registers) for f64
 // blocks of more than 9 values (a lane holds them all), else 6 (40 registers); each the most
-// that does not spill (ptxas -v, nvcc 13.0, sm_90a). Measured (H100, session 9): the f32 1x1
-// kernel at 40 registers (6 CTAs) ran at 63% of copy where a 32-register build ran at 75%.
+// that does not spill (ptxas -v, nvcc 13.0, sm_90a). Measured (H100, session 9, probe2): the
+// same 1x1 code at different floors moves a lot and not monotonically - f32 8 CTAs 74%, 6 CTAs
+// 71%, no floor (39 registers) 60%; f64 6 CTAs 77%, 8 CTAs 66%.
 constexpr int team_min_ctas_per_sm(unsigned long value_size, int R, int C, int team, bool persistent) {
   int ctas = value_size == 4 ? (R * C <= 9 && team <= 16 ? 8 : 6) : (R * C > 9 ? 4 : 6);
-  // The persistent form (warps looping over chunks, for the fused dot) carries more live state.
-  if (persistent) ctas = ctas == 8 ? 6 : 4;
+  // The persistent form (warps looping over chunks, for the fused dot) carries the loop's state
+  // too: f32 at 32 registers and f64 blocks larger than 1x1 at 40 spill.
+  if (persistent) ctas = value_size == 8 ? (R * C > 1 ? 4 : 6) : (ctas == 8 ? 6 : ctas);
   return ctas;
 }
+
 // Block rows each team has in flight: 4 for 1x1 (one value per lane is too few bytes in flight),
-// 1 for larger blocks (R * C values per lane already are).
-constexpr int team_rows_in_flight(int R, int C) { return R * C == 1 ? 4 : 1; }
+// 1 for larger blocks (R * C values per lane already are). The persistent f64 form (the fused
+// dot) keeps 2 for 1x1: with 4 its loop state spills at 40 registers, and at 64 registers (4
+// CTAs/SM) Poisson f64 SpMV + dot ran at 49% of copy; with 2 at 40 registers, 60% (H100, session
+// 9). The f32 persistent form with 2 ran at 47%, with 4 (39 registers) at 57%: it keeps 4.
+constexpr int team_rows_in_flight(int R, int C, unsigned long value_size, bool persistent) {
+  return R * C == 1 ? (persistent && value_size == 8 ? 2 : 4) : 1;
+}
 // The narrowest team at least as wide as the mean blocks per block row.
 constexpr int team_for_mean_blocks(std::int64_t nnzb, std::int64_t block_rows) {
   for (int team : kTeamSizes)
