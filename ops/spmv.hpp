@@ -128,7 +128,7 @@ struct SpmvConfig {
   int max_block_rows_per_cta = 256;  // = max(1, max_rows_per_cta / R)
   // team
   int team = 8;            // lanes per block row
-  int rows_in_flight = 1;  // block rows per team, loaded together (the fused-dot form: tuning_spmv.hpp)
+  int rows_in_flight = 1;  // block rows per team, loaded together
   int capacity() const { return threads * items_per_thread; }  // stream: values per CTA in the streamed mode
   int team_block_rows_per_cta() const { return threads / team * rows_in_flight; }
 };

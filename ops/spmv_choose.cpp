@@ -53,7 +53,7 @@ SpmvConfig choose_spmv_config(DType dtype, int R, int C, const SpmvRowStats& row
       options.max_rows_per_cta > 0 ? options.max_rows_per_cta : tuning::default_max_rows_per_cta(R, C);
   config.max_block_rows_per_cta = std::max(1, max_rows / R);
   config.team = options.team > 0 ? options.team : tuning::team_for_mean_blocks(rows.nnzb, rows.block_rows);
-  config.rows_in_flight = tuning::team_rows_in_flight(R, C, dtype_size(dtype), false);
+  config.rows_in_flight = tuning::team_rows_in_flight(R, C);
 
   bool team = options.kernel == SpmvKernel::team;
   if (options.kernel == SpmvKernel::automatic)

@@ -8,13 +8,13 @@
 namespace bsrflow::spmv_detail {
 
 // config.kernel == team, R == C in [1, spmv_tuning::kTeamMaxBlockDim], team in kTeamSizes,
-// rows_in_flight == team_rows_in_flight(R, C, sizeof(T), false) (what choose_spmv_config gives).
-// persistent: the form whose warps loop over the chunks (for the fused dot, on at most the
-// resident CTAs); else one warp per chunk.
+// rows_in_flight == team_rows_in_flight(R, C) (what choose_spmv_config gives).
+// fused_dot: the form with the fused dot, whose warps loop over the chunks (on at most the
+// resident CTAs); else the plain form, one warp per chunk.
 template <class T>
-KernelLaunch team_launch(const Params<T>& p, const SpmvConfig& config, bool persistent, int ctas);
+KernelLaunch team_launch(const Params<T>& p, const SpmvConfig& config, bool fused_dot, int ctas);
 
-// CTAs of the persistent form the current device holds at once (occupancy x SMs).
+// CTAs of the fused-dot form the current device holds at once (occupancy x SMs).
 template <class T>
 int team_resident_ctas(const SpmvConfig& config);
 

@@ -7,7 +7,8 @@
 // contiguous range (a "warp chunk"). A launch without the fused dot has a warp per chunk; one with
 // it runs the CTAs the GPU holds at once, whose warps loop over the chunks, so that the dot's
 // grid_sum (a block reduction, a fence and a ticket per CTA) runs once per resident CTA, not once
-// per 128 block rows (which cost +43% over the plain SpMV on Poisson f64, H100, session 9). Lane l takes blocks begin + l, begin + l + kTeam, ... of each of its block
+// per 128 block rows (which cost +43% over the plain SpMV on Poisson f64, H100, session 9). The
+// two are separate instantiations (kFusedDot below). Lane l takes blocks begin + l, begin + l + kTeam, ... of each of its block
 // rows. First pass: the lane loads its first block's column and all R * C values for every one
 // of its block rows before it uses any of them (the bytes in flight per thread that the stream
 // kernel's CTA barrier and shared-memory round trip cost it, docs/perf_log_spmv.md entry 3),
@@ -120,31 +121,31 @@ __device__ __forceinline__ T team_block_rows(const Params<T>& p, const Rows& row
   return dot_terms;
 }
 
-// kPersistent = false: one warp per chunk (the grid covers them all; the launch without the
-// fused dot). true: warps loop over chunks w, w + warps of the grid, ... (the launch with it, on
-// the resident CTAs). Two instantiations because the loop costs registers: the one-chunk form
-// keeps the occupancy of tuning_spmv.hpp, the loop runs at most one resident wave anyway.
-template <class T, int kThreads, int R, int C, int kTeam, int kRowsInFlight, bool kPersistent>
-__global__ void __launch_bounds__(kThreads, spmv_tuning::team_min_ctas_per_sm(sizeof(T), R, C, kTeam, kPersistent))
+// kFusedDot = false: y only, one warp per chunk (the grid covers them all). true: y and the fused
+// dot; warps loop over chunks w, w + warps of the grid, ... on the resident CTAs, then grid_sum.
+// Two instantiations: the loop costs registers, and grid_sum's shared memory and barrier cost
+// the plain SpMV ~10% even when its branch is not taken (H100, session 9, probe3: the same body
+// without them 78.9% of copy on Poisson f64, with them 71.5%).
+template <class T, int kThreads, int R, int C, int kTeam, int kRowsInFlight, bool kFusedDot>
+__global__ void __launch_bounds__(kThreads, spmv_tuning::team_min_ctas_per_sm(sizeof(T), R, C, kTeam, kFusedDot))
     spmv_team_kernel(const Params<T> p) {
   static_assert(kThreads % 32 == 0, "teams live in whole warps");
   constexpr int kBlockRowsPerChunk = 32 / kTeam * kRowsInFlight;
   const PlainRows<T> rows{p, p.alpha.get(), p.beta.get()};
   const int first_chunk = static_cast<int>((static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x) / 32);
-  T dot_terms = T(0);
-  if constexpr (kPersistent) {
+  if constexpr (kFusedDot) {
     const int chunks = p.block_rows / kBlockRowsPerChunk + (p.block_rows % kBlockRowsPerChunk != 0);
     const int grid_warps = static_cast<int>(gridDim.x) * (kThreads / 32);
+    T dot_terms = T(0);
 #pragma unroll 1
     for (int chunk = first_chunk; chunk < chunks; chunk += grid_warps)  // uniform per warp
       dot_terms += team_block_rows<T, R, C, kTeam, kRowsInFlight>(p, rows, chunk);
-  } else {
-    dot_terms = team_block_rows<T, R, C, kTeam, kRowsInFlight>(p, rows, first_chunk);
-  }
-  if (p.dot_result != nullptr) {  // uniform over the grid; every thread of every CTA arrives here
+    // Every thread of every CTA arrives here.
     const T mine[1] = {dot_terms};
     T total[1];
     if (grid_sum<kThreads, 1>(mine, p.dot_ws, total) && threadIdx.x == 0) *p.dot_result = total[0];
+  } else {
+    team_block_rows<T, R, C, kTeam, kRowsInFlight>(p, rows, first_chunk);
   }
 }
 

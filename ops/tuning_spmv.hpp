@@ -68,22 +68,19 @@ constexpr int kTeamMaxPasses = 8;
 // that does not spill (ptxas -v, nvcc 13.0, sm_90a). Measured (H100, session 9, probe2): the
 // same 1x1 code at different floors moves a lot and not monotonically - f32 8 CTAs 74%, 6 CTAs
 // 71%, no floor (39 registers) 60%; f64 6 CTAs 77%, 8 CTAs 66%.
-constexpr int team_min_ctas_per_sm(unsigned long value_size, int R, int C, int team, bool persistent) {
+constexpr int team_min_ctas_per_sm(unsigned long value_size, int R, int C, int team, bool fused_dot) {
   int ctas = value_size == 4 ? (R * C <= 9 && team <= 16 ? 8 : 6) : (R * C > 9 ? 4 : 6);
-  // The persistent form (warps looping over chunks, for the fused dot) carries the loop's state
-  // too: f32 at 32 registers and f64 blocks larger than 1x1 at 40 spill.
-  if (persistent) ctas = value_size == 8 ? (R * C > 1 ? 4 : 6) : (ctas == 8 ? 6 : ctas);
+  // The fused-dot form (warps looping over chunks) carries the loop's state too: f32 at 32
+  // registers and f64 at 40 spill. Measured for f64 1x1 (H100, session 9, Poisson 128^3 SpMV +
+  // dot): 4 CTAs / 4 rows in flight 0.147 ms, 6 CTAs / 2 rows 0.123 ms, 5 CTAs / 4 rows 0.119 ms
+  // (the plain form: 0.094 ms).
+  if (fused_dot) ctas = value_size == 8 ? (R * C > 1 ? 4 : 5) : (ctas == 8 ? 6 : ctas);
   return ctas;
 }
 
 // Block rows each team has in flight: 4 for 1x1 (one value per lane is too few bytes in flight),
-// 1 for larger blocks (R * C values per lane already are). The persistent f64 form (the fused
-// dot) keeps 2 for 1x1: with 4 its loop state spills at 40 registers, and at 64 registers (4
-// CTAs/SM) Poisson f64 SpMV + dot ran at 49% of copy; with 2 at 40 registers, 60% (H100, session
-// 9). The f32 persistent form with 2 ran at 47%, with 4 (39 registers) at 57%: it keeps 4.
-constexpr int team_rows_in_flight(int R, int C, unsigned long value_size, bool persistent) {
-  return R * C == 1 ? (persistent && value_size == 8 ? 2 : 4) : 1;
-}
+// 1 for larger blocks (R * C values per lane already are); the same in the fused-dot form.
+constexpr int team_rows_in_flight(int R, int C) { return R * C == 1 ? 4 : 1; }
 // The narrowest team at least as wide as the mean blocks per block row.
 constexpr int team_for_mean_blocks(std::int64_t nnzb, std::int64_t block_rows) {
   for (int team : kTeamSizes)
