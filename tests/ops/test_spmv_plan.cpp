@@ -176,14 +176,10 @@ TEST_CASE("SpMV kernel choice: the team kernel for short rows of square blocks u
                       "stream takes any)");
   BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::team, 12}),
                       Errc::invalid_argument, "SpmvOptions: team 12 is not one of 0 (default), 8, 16, 32");
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{8, 0, SpmvKernel::team, 0}),
-                      Errc::invalid_argument,
-                      "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
-                      "takes neither");
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 64, SpmvKernel::team, 0}),
-                      Errc::invalid_argument,
-                      "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
-                      "takes neither");
+  for (const SpmvOptions& stream_settings : {SpmvOptions{8, 0, SpmvKernel::team, 0}, SpmvOptions{0, 64, SpmvKernel::team, 0}})
+    BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, stream_settings), Errc::invalid_argument,
+                        "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
+                        "takes neither");
 }
 
 TEST_CASE("plan_spmv and launch reject bad arguments before touching the GPU", "[ops]") {
