@@ -11,11 +11,12 @@
 //    row (the narrowest team at least as wide as the mean row), one stored block per lane; each
 //    lane loads its block's column and values and the team's other block rows in flight before
 //    it uses any, gathers x, and the team adds its lanes by a butterfly. No shared memory, no
-//    CTA barrier: on the 7-point Poisson matrices it moves 1.07x (1x1) and 1.27x (3x3 f64) the
-//    bytes per second of the stream kernel (H100, docs/perf_log_spmv.md entry 3). A launch with
-//    the fused dot runs the resident CTAs, whose warps loop over the block rows. Square blocks 1x1 to 4x4; chosen when
+//    CTA barrier. A launch with the fused dot runs a second form on the resident CTAs, whose
+//    warps loop over the block rows before one grid_sum. Square blocks 1x1 to 4x4; chosen when
 //    the longest block row needs at most 8 passes of its team and a block is at most 72 bytes
-//    (f64 3x3, f32 4x4; at f64 4x4 the stream kernel is ahead).
+//    (f64 3x3, f32 4x4; at f64 4x4 the stream kernel is ahead). On the H100 (docs/perf_log_spmv.md
+//    entry 3) it moves 1.18x (Poisson 1x1 f64), 1.18x (f32) and 1.27x (3x3 f64) the bytes per
+//    second of the stream kernel.
 //  - stream (spmv_kernel.cuh), any pattern and block shape: CSR-stream over block rows.
 //    plan_spmv cuts the block rows into groups of consecutive block rows whose values fit one
 //    CTA's shared memory (256 threads x items_per_thread values) and whose element rows are at
@@ -28,8 +29,9 @@
 //
 // Contract details:
 //  - plan_spmv validates the structure on the device (formats/validate.hpp; Errc::invalid_structure
-//    with the first violation), reads row_ptr back and builds the partition: it allocates and
-//    synchronises `stream`, so it cannot run inside stream capture (Errc::capture).
+//    with the first violation), reads row_ptr back, chooses the kernel (spmv_choose.hpp) and
+//    builds the stream kernel's partition or queries the team kernel's resident CTAs: it
+//    allocates and synchronises `stream`, so it cannot run inside stream capture (Errc::capture).
 //  - launch() / run() do no allocation, no synchronisation and no host work proportional to the
 //    matrix: safe inside stream capture. The plan is bound to A's pattern (row_ptr / col_idx
 //    contents, which run() does not re-read on the host) and checks only that A has the plan's
@@ -42,7 +44,8 @@
 //    order then column order, lanes combined by a fixed butterfly (or cub::BlockReduce for a long
 //    row). team: each lane accumulates its blocks' products by fma in column order, lanes combined
 //    by a fixed butterfly. Then y_out = alpha * sum (+ beta * y by fma). Deterministic: the same
-//    plan gives bitwise the same y and dot run to run (the two kernels differ in the last bits). The fused dot sums w_i * y_out_i per thread in a fixed order, then
+//    plan gives bitwise the same y and dot run to run (the two kernels differ in the last bits).
+//    The fused dot sums w_i * y_out_i per thread in a fixed order, then
 //    grid_sum over the plan's grid_blocks() CTAs.
 //  - Scalars (alpha, beta) are ScalarArg: host values or device pointers read at run time;
 //    "beta is 0" is decided on the device for both.
