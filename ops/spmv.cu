@@ -43,11 +43,10 @@ KernelLaunch make_launch(const sd::Params<T>& p) {
 }  // namespace
 
 std::string spmv_kernel_name(const SpmvConfig& c) {
-  if (c.kernel == SpmvKernel::team)
-    return "spmv_" + std::string(dtype_name(c.dtype)) + "_r" + std::to_string(c.R) + "c" + std::to_string(c.C) +
-           "_team" + std::to_string(c.team) + "x" + std::to_string(c.rows_in_flight);
-  return "spmv_" + std::string(dtype_name(c.dtype)) + "_r" + std::to_string(c.R) + "c" + std::to_string(c.C) + "_t" +
-         std::to_string(c.threads) + "i" + std::to_string(c.items_per_thread) + "_br" +
+  const std::string shape =
+      "spmv_" + std::string(dtype_name(c.dtype)) + "_r" + std::to_string(c.R) + "c" + std::to_string(c.C);
+  if (c.kernel == SpmvKernel::team) return shape + "_team" + std::to_string(c.team) + "x" + std::to_string(c.rows_in_flight);
+  return shape + "_t" + std::to_string(c.threads) + "i" + std::to_string(c.items_per_thread) + "_br" +
          std::to_string(c.max_block_rows_per_cta);
 }
 

@@ -4,19 +4,21 @@
 //
 // A team of kTeam lanes (8, 16 or 32, inside one warp) owns kRowsInFlight block rows; the warp's
 // teams take consecutive block rows, so a warp's loads of col_idx and values cover one
-// contiguous range (a "warp chunk"). A launch without the fused dot has a warp per chunk; one with
-// it runs the CTAs the GPU holds at once, whose warps loop over the chunks, so that the dot's
-// grid_sum (a block reduction, a fence and a ticket per CTA) runs once per resident CTA, not once
-// per 128 block rows (which cost +43% over the plain SpMV on Poisson f64, H100, session 9). The
-// two are separate instantiations (kFusedDot below). Lane l takes blocks begin + l, begin + l + kTeam, ... of each of its block
-// rows. First pass: the lane loads its first block's column and all R * C values for every one
-// of its block rows before it uses any of them (the bytes in flight per thread that the stream
-// kernel's CTA barrier and shared-memory round trip cost it, docs/perf_log_spmv.md entry 3),
-// then gathers x and accumulates R row sums by fma, column by column. Rows longer than the team
-// take further passes, one block per lane at a time. A butterfly adds the team's lanes; lane r
-// finishes element row r of the block row through the rows policy (spmv_kernel.cuh: PlainRows).
-// No shared memory, no barrier except the fused dot's grid_sum. Results depend only on the
-// pattern and the team size: bitwise reproducible.
+// contiguous range (a "warp chunk"). Lane l takes blocks begin + l, begin + l + kTeam, ... of
+// each of its block rows. First pass: the lane loads its first block's column and all R * C
+// values for every one of its block rows before it uses any of them (the bytes in flight per
+// thread that the stream kernel's CTA barrier and shared-memory round trip cost it,
+// docs/perf_log_spmv.md entry 3), then gathers x and accumulates R row sums by fma, column by
+// column. Rows longer than the team take further passes, one block per lane at a time. A
+// butterfly adds the team's lanes; lane r finishes element row r of the block row through the
+// rows policy (spmv_kernel.cuh: PlainRows).
+//
+// A launch without the fused dot has a warp per chunk; one with it runs the CTAs the GPU holds at
+// once, whose warps loop over the chunks, so that the dot's grid_sum (a block reduction, a fence
+// and a ticket per CTA) runs once per resident CTA, not once per 128 block rows (which cost +43%
+// over the plain SpMV on Poisson f64, H100, session 9). The two are separate instantiations
+// (kFusedDot below). No shared memory, no barrier except the fused dot's grid_sum. Results depend
+// only on the pattern and the team size: bitwise reproducible.
 #pragma once
 
 #include <cstdint>
@@ -61,8 +63,9 @@ __device__ __forceinline__ T team_block_rows(const Params<T>& p, const Rows& row
   const int lane = static_cast<int>(threadIdx.x) & (kTeam - 1);
   const int team_in_warp = (static_cast<int>(threadIdx.x) & 31) / kTeam;
 
-  // Local restrict-qualified copies: the loads below may then be scheduled freely (and the
-  // pointers stay in registers instead of being re-read from the parameter bank per load).
+  // Local restrict-qualified copies of the operands read once. (They replaced plain p.* reads
+  // while the gap to the probe kernel was being searched; measured: no difference either way,
+  // H100, session 9, call 6.)
   const int* __restrict__ row_ptr = p.row_ptr;
   const int* __restrict__ col_idx = p.col_idx;
   const T* __restrict__ values = p.values;

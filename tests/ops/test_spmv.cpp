@@ -215,7 +215,8 @@ TEMPLATE_TEST_CASE("SpMV's fused dot with w = y weighs by the new y", "[ops][gpu
     CHECK(std::fabs(got - want_dot) <= 64 * unit_roundoff<T>() * want_dot);
 }
 
-TEMPLATE_TEST_CASE("SpMV variants on power-law rows: streamed, wide teams and long rows", "[ops][gpu]", float, double) {
+TEMPLATE_TEST_CASE("SpMV stream variants on power-law rows: streamed, wide teams and long rows", "[ops][gpu]", float,
+                   double) {
   BSRFLOW_REQUIRE_GPU();
   using T = TestType;
   Stream stream;
@@ -238,22 +239,32 @@ TEMPLATE_TEST_CASE("SpMV variants on power-law rows: streamed, wide teams and lo
     CHECK(o.long_rows > 0);
     check_exact(o);
   }
-  SECTION("the team kernel on the same rows (CSR, and 3 x 3 blocks with partial edges)") {
-    const int team = items == 4 ? 8 : items == 8 ? 16 : 32;  // one width per items value
-    const SpmvOptions forced{0, 0, SpmvKernel::team, team};
-    static const HostCsr<float> pattern = test::powerlaw_csr<float>(3000, 20000, 300000, 1.0, 11);
-    const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 3000, 20000, 1, 1, 2, 12), 2, 13);
-    check_exact(run_problem(prob, {1, 3, false}, forced, stream));
-    static const HostCsr<float> blocks = test::powerlaw_csr<float>(700, 2000, 60000, 1.0, 21);
-    const Problem<T> prob3 = integer_problem(bsr_on_pattern<T>(blocks, 700 * 3 - 2, 2000 * 3 - 1, 3, 3, 2, 24), 2, 25);
-    check_exact(run_problem(prob3, {-2, 0, true}, forced, stream));
-  }
   SECTION("8 x 8 blocks: a long row's 8 accumulators") {
     static const HostCsr<float> pattern = test::powerlaw_csr<float>(64, 300, 4000, 1.2, 31);
     const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 64 * 8, 300 * 8, 8, 8, 2, 32), 2, 33);
     const Outcome<T> o = run_problem(prob, {1, -1, false}, options, stream);
     CHECK(o.long_rows > 0);
     check_exact(o);
+  }
+}
+
+TEMPLATE_TEST_CASE("SpMV team kernel on power-law rows: many passes per team, partial edges", "[ops][gpu]", float,
+                   double) {
+  BSRFLOW_REQUIRE_GPU();
+  using T = TestType;
+  Stream stream;
+  const int team = GENERATE(8, 16, 32);
+  CAPTURE(team);
+  const SpmvOptions forced{0, 0, SpmvKernel::team, team};
+  SECTION("CSR, rows up to 20000 entries") {
+    static const HostCsr<float> pattern = test::powerlaw_csr<float>(3000, 20000, 300000, 1.0, 11);
+    const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 3000, 20000, 1, 1, 2, 12), 2, 13);
+    check_exact(run_problem(prob, {1, 3, false}, forced, stream));
+  }
+  SECTION("3 x 3 blocks, block rows up to 2000 blocks, partial edges") {
+    static const HostCsr<float> pattern = test::powerlaw_csr<float>(700, 2000, 60000, 1.0, 21);
+    const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 700 * 3 - 2, 2000 * 3 - 1, 3, 3, 2, 24), 2, 25);
+    check_exact(run_problem(prob, {-2, 0, true}, forced, stream));
   }
 }
 
