@@ -60,9 +60,7 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
   cfg.copy_only = options.copy_only;
   BSRFLOW_REQUIRE(options.cluster >= 0 && options.cluster <= 2, Errc::invalid_argument,
                   "GemmOptions::cluster (" + str(options.cluster) + ") must be 0 (tuned), 1 or 2");
-  const int block_rows = A.R > 0 ? (A.rows + A.R - 1) / A.R : 0;
-  const double average_row_blocks = block_rows > 0 ? static_cast<double>(A.nnzb) / block_rows : 0.0;
-  cfg.cluster = options.cluster > 0 ? options.cluster : tuned_cluster(A.R, average_row_blocks);
+  cfg.cluster = options.cluster > 0 ? options.cluster : tuned_cluster(A.R);
   cfg.stages = 0;
   if (options.k_chunk > 0) {
     BSRFLOW_REQUIRE((options.k_chunk == 16 || options.k_chunk == 32 || options.k_chunk == 64) &&
@@ -71,6 +69,11 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
                     "GemmOptions::k_chunk (" + str(options.k_chunk) + ") must be 16, 32 or 64 and divide C (" +
                         str(A.C) + ")");
     cfg.kc = options.k_chunk;
+  } else if (const int kc = tuned_k_chunk(A.R, A.C, cfg.cluster); kc > 0) {
+    // Only where that kernel exists (the tuned swath and orientation); else the default chunk.
+    Sm90Config tuned_chunk = cfg;
+    tuned_chunk.kc = kc;
+    if (find_kernel(key_of(tuned_chunk)) != nullptr) cfg.kc = kc;
   }
 
   choice.entry = find_kernel(key_of(cfg));

@@ -30,18 +30,22 @@ constexpr Tuning tuned_for(int R) {
   }
 }
 
-// CTAs per cluster (2: CTA pairs sharing each A chunk by multicast) for block height R and the
-// average stored blocks per block row. Measured (H100, perf_log entries 7 and 12):
-// - R = 64: pairs +8% at 12.5% and 50% density, +1% at 3%: always.
-// - R = 128: +5-7% at 50% density (32 blocks per row: the mainloop is load-bound), equal at 12.5%
-//   (8 blocks; the epilogue bounds it) and 3% (2 blocks): from kPairMinRowBlocks128 blocks.
+// CTAs per cluster (2: CTA pairs sharing each A chunk by multicast) for block height R.
+// Measured (H100, perf_log entries 7, 12 and 19):
+// - R = 64: pairs +8% at 12.5% and 50% density, +1% at 3%.
+// - R = 128, with the 32-deep chunks below: bsr_bench 8192^3 12.5% +4.5% (f16) / +5.5% (bf16)
+//   and power-law rows +21% against single CTAs with 64-deep chunks; 50% density equal to pairs
+//   with 64-deep chunks (which were +5-7% over single CTAs there); 3% (2 blocks per row) within
+//   noise of every variant.
 // - R = 16 / 32 (swap-AB): within 2% (A is 3-6% of a stage): single CTAs.
-constexpr double kPairMinRowBlocks128 = 16.0;
-constexpr int tuned_cluster(int R, double average_row_blocks) {
-  if (R == 64) return 2;
-  if (R == 128) return average_row_blocks >= kPairMinRowBlocks128 ? 2 : 1;
-  return 1;
-}
+constexpr int tuned_cluster(int R) { return R >= 64 ? 2 : 1; }
+
+// K depth of one stage (0 = Sm90Config's default, min(C, 64)). R = 128 in CTA pairs: 32-deep
+// chunks, 8 stages of 24 KiB instead of 4 of 48 KiB (perf_log entry 19: at 12.5% 578 / 576
+// TFLOPS against 564 / 566 with 64-deep chunks in pairs). Single CTAs lose with them (496 / 503
+// against 545 / 560), so the planner applies them with pairs only, and only where that kernel is
+// instantiated (the tuned swath and orientation). R = 64 loses with them either way (410 vs 422).
+constexpr int tuned_k_chunk(int R, int C, int cluster) { return R == 128 && cluster == 2 && C >= 64 ? 32 : 0; }
 
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.
 constexpr bool supported_block_dim(int d) { return d == 16 || d == 32 || d == 64 || d == 128; }

@@ -107,12 +107,12 @@ TEST_CASE("sm90 configuration requests are checked: a listed variant must fit so
 
 TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H100)", "[apps]") {
   const DeviceInfo h100 = fake_h100();
-  // 64-row blocks run as CTA pairs (tuning_sm90.hpp tuned_cluster); 128 only with deep rows.
+  // 64- and 128-row blocks run as CTA pairs (tuning_sm90.hpp tuned_cluster).
   CHECK(sm90_plan_name(square(64), sm90_options(), h100) == "bsr_sm90_f16_r64c64_swath256_s5_pair");
   CHECK(sm90_plan_name(square(16), sm90_options({256, GemmOrientation::swap, 0}), h100) ==
         "bsr_sm90_f16_r16c16_swath256_s8_swap");
   CHECK(sm90_plan_name(square(128), sm90_options({256, GemmOrientation::direct, 32}), h100) ==
-        "bsr_sm90_f16_r128c128_swath256_s8_kc32");
+        "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
   CHECK(sm90_plan_name(square(64, DType::bf16, Layout::col_major), sm90_options(), h100) ==
         "bsr_sm90_bf16_r64c64_swath256_s5_bcol_pair");
   CHECK_APP_ERROR(sm90_plan_name(square(64), sm90_options({512, GemmOrientation::swap, 0}), h100), Errc::unsupported,

@@ -13,6 +13,7 @@
 #include "bsrflow/ops/gemm_tunables.hpp"
 #include "bsrflow/ops/gemm_tuner.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
 #include "bsrflow/ops/sm90_kernels.hpp"
 #include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
@@ -91,11 +92,12 @@ TEST_CASE("tunable configurations on a fake H100: variants x stages x split", "[
     CHECK(std::find(cs.begin(), cs.end(), hc) != cs.end());
     // A cached plan of the heuristic's configuration (options_for, as plan_gemm's cache hit does)
     // runs the same kernel, but its Sm90Config names the k-chunk (kc) where the heuristic's leaves
-    // it 0: plan configs must be compared with kc resolved (the [gpu][tuning] round-trip test).
+    // it 0 (except a tuned chunk, tuning_sm90.hpp tuned_k_chunk): plan configs must be compared with
+    // kc resolved (the [gpu][tuning] round-trip test).
     const sm90::Choice again = sm90::choose(A, DType::f16, B, B, options_for(hc), h100);
     REQUIRE(again.use_sm90);
     CHECK(again.entry == h.entry);
-    CHECK(h.config.kc == 0);
+    CHECK(h.config.kc == sm90::tuned_k_chunk(R, R, h.config.cluster));
     CHECK(again.config.kc == h.config.k_chunk());
     Sm90Config resolved = h.config;
     resolved.kc = resolved.k_chunk();

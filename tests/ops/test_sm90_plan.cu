@@ -113,7 +113,8 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
           CHECK(choice.config.swath == sm90::tuned_for(R).swath);
           CHECK(choice.config.orientation == sm90::tuned_for(R).orientation);
-          CHECK(choice.config.cluster == (R == 64 ? 2 : 1));  // 1 block per row: no pairs at 128
+          CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
+          CHECK(choice.config.k_chunk() == (R == 128 && C >= 64 ? 32 : std::min(C, 64)));
         }
   // Registry entries are unique, and every one fits at least the minimum ring.
   std::set<std::string> names;
@@ -188,13 +189,14 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   const sm90::Choice c =
       sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 128), dense(128, 128), forced, h100);
   CHECK(c.use_sm90);
-  CHECK(c.config.name() == "bsr_sm90_f16_r128c128_swath128_s3");
+  // Pairs (tuned); no 32-deep swath-128 kernel, so the default chunk.
+  CHECK(c.config.name() == "bsr_sm90_f16_r128c128_swath128_s3_pair");
   // A shallower k-chunk buys a deeper ring (and is named).
   GemmOptions kc32;
   kc32.k_chunk = 32;
   const sm90::Choice deep =
       sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), kc32, h100);
-  CHECK(deep.config.name() == "bsr_sm90_f16_r128c128_swath256_s8_kc32");
+  CHECK(deep.config.name() == "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
   CHECK(deep.config.chunks_per_block() == 4);
   kc32.k_chunk = 48;
   SM90_CHECK_ERROR(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), kc32, h100),
@@ -202,17 +204,25 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   kc32.k_chunk = 64;
   SM90_CHECK_ERROR(sm90::choose(pattern(128, 96, 128, 32), DType::f16, dense(96, 256), dense(128, 256), kc32, h100),
                    Errc::invalid_argument, "GemmOptions::k_chunk (64) must be 16, 32 or 64 and divide C (32)");
-  // The tuned cluster size: pairs for R = 64, for R = 128 from 16 blocks per row on average.
+  // The tuned cluster size and k-chunk: pairs for R >= 64; 128-row blocks in pairs take 32-deep
+  // chunks (8 stages), single CTAs the default 64 (4 stages).
+  CHECK(sm90::tuned_cluster(128) == 2);
+  CHECK(sm90::tuned_cluster(64) == 2);
+  CHECK(sm90::tuned_cluster(32) == 1);
+  CHECK(sm90::tuned_k_chunk(128, 128, 2) == 32);
+  CHECK(sm90::tuned_k_chunk(128, 128, 1) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 32, 2) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 64, 2) == 0);
   CHECK(sm90::choose(pattern(128, 128, 128, 128, 1), DType::f16, dense(128, 256), dense(128, 256), GemmOptions{}, h100)
-            .config.cluster == 1);
-  CHECK(sm90::choose(pattern(256, 4096, 128, 128, 32), DType::f16, dense(4096, 256), dense(256, 256), GemmOptions{},
-                     h100)
-            .config.cluster == 2);
-  CHECK(sm90::tuned_cluster(128, 15.9) == 1);
-  CHECK(sm90::tuned_cluster(128, 16.0) == 2);
-  CHECK(sm90::tuned_cluster(64, 0.5) == 2);
-  CHECK(sm90::tuned_cluster(32, 100.0) == 1);
+            .config.name() == "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
+  CHECK(sm90::choose(pattern(128, 64, 128, 64, 1), DType::bf16, dense(64, 256, DType::bf16, Layout::col_major, 64),
+                     dense(128, 256), GemmOptions{}, h100)
+            .config.name() == "bsr_sm90_bf16_r128c64_swath256_s8_kc32_bcol_pair");
   GemmOptions pairs;
+  pairs.cluster = 1;
+  CHECK(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), pairs, h100)
+            .config.name() == "bsr_sm90_f16_r128c128_swath256_s4");
+  pairs.k_chunk = 64;
   pairs.cluster = 2;
   CHECK(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), pairs, h100)
             .config.name() == "bsr_sm90_f16_r128c128_swath256_s4_pair");
