@@ -49,6 +49,7 @@ struct GemmPlan::Impl {
   int ctas = 0;
   bool tma_store_epilogue = true;
   bool single_box_b = true;
+  bool l2_evict_last = true;
   // Skinny kernel state.
   skinny::Plan skinny;
   // Where the configuration came from (plan_gemm's tuning).
@@ -139,6 +140,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->c = C;
   impl->tma_store_epilogue = options.tma_store_epilogue;
   impl->single_box_b = options.single_box_b;
+  impl->l2_evict_last = options.l2_evict_last;
 
   DeviceInfo device;
   if (options.kernel != GemmOptions::Choice::reference) device = device_info();
@@ -441,6 +443,7 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     params.num_swaths = p.num_swaths;
     params.cluster = cfg.cluster;
     params.stages = cfg.stages;
+    params.l2_evict_last = p.l2_evict_last ? 1 : 0;
     params.block_c = A.C;
     params.chunks_per_block = cfg.chunks_per_block();
     params.c = C.data;

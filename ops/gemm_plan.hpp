@@ -58,7 +58,8 @@ class TuningCache;  // tuning_cache.hpp
 //              faithful sample of a huge one, with scratch B / C, and stores the winner
 // Tuning applies only where the plan would run the Hopper kernel and the options leave its
 // configuration to the planner (swath, stages, k_chunk, orientation unset, split_long_rows on,
-// not copy_only); max_ctas, tma_store_epilogue and single_box_b are honoured while tuning.
+// not copy_only); max_ctas, tma_store_epilogue, single_box_b and l2_evict_last are honoured while
+// tuning.
 enum class GemmTuning : std::uint8_t { off, cached, exhaustive };
 
 // Where a plan's configuration came from.
@@ -95,6 +96,11 @@ struct GemmOptions {
   // instead of one box per 64 columns (fewer instructions on the issuing thread; a switch for
   // measuring its effect, perf_log entry 6). Other B layouts and widths always use per-panel boxes.
   bool single_box_b = true;
+  // The Hopper kernel's TMA loads of A and B mark their L2 lines evict-last, so that their reuse
+  // within the product is not lost to C's lines or to what earlier kernels left in L2 (+5-16% on
+  // the H100, perf_log entry 20; a switch for measuring it). Those lines keep that priority after
+  // the kernel until they are replaced: a following kernel's own lines go first while they last.
+  bool l2_evict_last = true;
   GemmTuning tuning = GemmTuning::off;
   // Where cached / exhaustive look up and store; null = default_tuning_cache() (the user's
   // cache directory, tuning_cache.hpp). Must outlive the plan_gemm call only.

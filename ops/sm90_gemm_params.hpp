@@ -75,6 +75,7 @@ struct GemmParams {
   int block_c;           // C: the K extent of a block
   int chunks_per_block;  // C / k_chunk
   int b_one_box;         // see tmap_b
+  int l2_evict_last;     // A's and B's TMA loads mark their L2 lines evict-last (else evict-normal)
 
   // Epilogue: C = alpha * acc + beta * C (C not read when beta == 0).
   void* c;

@@ -56,6 +56,10 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
   // the next tile's first - so that a tile's first loads never wait for a dependent global load.
   // (perf_log entry 10: no measurable change, short rows included; what limits those is entry 11.)
   int pending = column_batch(p, next.kb_begin, next.kb_end, lane);
+  // A chunks and B slices are both re-read (A once per swath group, B by every block row with a
+  // block in that column) while the output streams past: evict-last keeps them in L2 over C's
+  // lines and whatever the previous kernel left (perf_log entry 20).
+  const std::uint64_t policy = l2_load_policy(p.l2_evict_last != 0);
   for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
     next = next_tile_work(p, loop, t);
@@ -77,22 +81,23 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
             // (KC, R) chunk of block kb0 + i: coordinates (k within block, row, block). In a CTA
             // pair, rank 0 loads it into both CTAs; rank 1's full[] counts those bytes too.
             if (p.cluster == 1)
-              tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i);
+              tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i, policy);
             else if (loop.rank == 0)
-              tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i, 0x3);
+              tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i, 0x3,
+                                    policy);
             const int k0 = block_col * p.block_c + chunk * K::KC;  // first B row of this chunk
             if (!K::kBColMajor && p.b_one_box) {
               // All SW / 64 panels in one box: (column in panel, k, panel); the layout in shared
               // memory is the same as the per-panel boxes' ([panel][k][64 columns], swizzled).
-              tma_load_3d(ring.b(stage), &p.tmap_b, ring.full(stage), 0, k0, n0 / 64);
+              tma_load_3d(ring.b(stage), &p.tmap_b, ring.full(stage), 0, k0, n0 / 64, policy);
             } else {
 #pragma unroll
               for (int box = 0; box < K::kBBoxes; ++box) {
                 unsigned char* dst = ring.b(stage) + box * K::kBBoxBytes;
                 if constexpr (K::kBColMajor)
-                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), k0, n0 + box * K::kBBoxCols);  // (k, n)
+                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), k0, n0 + box * K::kBBoxCols, policy);  // (k, n)
                 else
-                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), n0 + box * K::kBBoxCols, k0);  // (n, k)
+                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), n0 + box * K::kBBoxCols, k0, policy);  // (n, k)
               }
             }
           }

@@ -122,14 +122,42 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const void* map, std::uin
       : "memory");
 }
 
-// As tma_load_3d, but the box lands at the same shared-memory offset in every CTA of `cta_mask`
-// (this cluster's ranks) and completes bytes on each one's barrier at `bar`'s offset.
-__device__ __forceinline__ void tma_load_3d_multicast(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
-                                                      int c2, std::uint16_t cta_mask) {
+// L2 cache policy for TMA loads: evict-last (the lines are kept over normal ones when a set needs
+// room) or evict-normal (the default priority).
+__device__ __forceinline__ std::uint64_t l2_load_policy(bool evict_last) {
+  std::uint64_t policy;
+  if (evict_last) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+  else asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(policy));
+  return policy;
+}
+
+// tma_load_2d / tma_load_3d with an L2 cache policy from l2_load_policy.
+__device__ __forceinline__ void tma_load_2d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
+                                            std::uint64_t policy) {
   asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, "
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, "
+      "%4}], [%2], %5;\n" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "l"(policy)
+      : "memory");
+}
+__device__ __forceinline__ void tma_load_3d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1, int c2,
+                                            std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, "
       "%4, %5}], [%2], %6;\n" ::"r"(smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
+      : "memory");
+}
+
+// As tma_load_3d (with a policy), but the box lands at the same shared-memory offset in every CTA
+// of `cta_mask` (this cluster's ranks) and completes bytes on each one's barrier at `bar`'s offset.
+__device__ __forceinline__ void tma_load_3d_multicast(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
+                                                      int c2, std::uint16_t cta_mask, std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint "
+      "[%0], [%1, {%3, %4, %5}], [%2], %6, %7;\n" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask),
+      "l"(policy)
       : "memory");
 }
 

@@ -157,11 +157,12 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     const double flops = 2.0 * static_cast<double>(nnzb) * b * b * n;
 
     // The tuned plan first, then its mechanics switched off one at a time, then the alternatives.
-    std::vector<GemmOptions> variants(5);
+    std::vector<GemmOptions> variants(6);
     variants[1].tma_store_epilogue = false;
     variants[2].single_box_b = false;
     variants[3].cluster = 1;
     variants[4].cluster = 2;
+    variants[5].l2_evict_last = false;
     for (const sm90::KernelEntry& e : sm90::all_kernels()) {
       if (e.key.in != DType::f16 || e.key.b_col_major || e.key.R != b || e.key.k_chunk != std::min(b, 64)) continue;
       const sm90::Tuning tuned = sm90::tuned_for(b);
@@ -179,6 +180,16 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
         variants.push_back(o);
       }
     }
+    // K depth of a stage against CTA pairs (direct orientation; perf_log entries 18-19).
+    if (b >= 64)
+      for (const int kc : {64, 32, 16})
+        for (const int cluster : {1, 2}) {
+          GemmOptions o;
+          o.kernel = GemmOptions::Choice::sm90;
+          o.k_chunk = kc;
+          o.cluster = cluster;
+          variants.push_back(o);
+        }
     // The tuned plan once more, last: the first timing of a run can catch clocks still settling
     // after cuBLAS (perf_log entry 6).
     variants.push_back(variants[0]);
@@ -197,6 +208,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
                          : &o == &variants[2] ? "  [per-panel B boxes]"
                          : &o == &variants[3] ? "  [single CTAs]"
                          : &o == &variants[4] ? "  [CTA pairs]"
+                         : &o == &variants[5] ? "  [no L2 evict-last]"
                          : &o == &variants.back() ? "  [tuned, again]"
                                               : "";
       std::printf("block %3d  %-44s plan %7.1f ms  %3d CTAs  run %.4f ms (min %.4f max %.4f)  %6.1f TFLOPS  %.3f of "

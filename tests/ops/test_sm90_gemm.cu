@@ -416,7 +416,8 @@ TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
 TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops][sm90][gpu][sm90small]") {
   // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
   // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row,
-  // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs.
+  // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs, loads with and
+  // without the L2 evict-last priority.
   SM90_REQUIRE_HOPPER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
@@ -438,6 +439,10 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     c.beta = 0.0f;
     c.c_layout = Layout::row_major;
     check_exact<__half, __half>(c, pairs);
+    // Loads without the L2 evict-last priority (the measuring switch).
+    GemmOptions normal_priority = pairs;
+    normal_priority.l2_evict_last = false;
+    check_exact<__half, __half>(c, normal_priority);
   }
 }
 
