@@ -40,12 +40,16 @@ constexpr Tuning tuned_for(int R) {
 // - R = 16 / 32 (swap-AB): within 2% (A is 3-6% of a stage): single CTAs.
 constexpr int tuned_cluster(int R) { return R >= 64 ? 2 : 1; }
 
-// K depth of one stage (0 = Sm90Config's default, min(C, 64)). R = 128 in CTA pairs: 32-deep
-// chunks, 8 stages of 24 KiB instead of 4 of 48 KiB (perf_log entry 19: at 12.5% 578 / 576
-// TFLOPS against 564 / 566 with 64-deep chunks in pairs). Single CTAs lose with them (496 / 503
-// against 545 / 560), so the planner applies them with pairs only, and only where that kernel is
-// instantiated (the tuned swath and orientation). R = 64 loses with them either way (410 vs 422).
-constexpr int tuned_k_chunk(int R, int C, int cluster) { return R == 128 && cluster == 2 && C >= 64 ? 32 : 0; }
+// K depth of one stage (0 = Sm90Config's default, min(C, 64)). R = 128 in CTA pairs with
+// row-major B: 32-deep chunks, 8 stages of 24 KiB instead of 4 of 48 KiB (perf_log entry 19: at
+// 12.5% 578 / 576 TFLOPS against 564 / 566 with 64-deep chunks in pairs). Single CTAs lose with
+// them (496 / 503 against 545 / 560), and so does column-major B (its boxes' rows shrink to 64
+// bytes: 491 against 571), so the planner applies them to pairs with row-major B only, and only
+// where that kernel is instantiated (the tuned swath and orientation). R = 64 loses with them
+// either way (410 vs 422).
+constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout) {
+  return R == 128 && cluster == 2 && C >= 64 && b_layout == Layout::row_major ? 32 : 0;
+}
 
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.
 constexpr bool supported_block_dim(int d) { return d == 16 || d == 32 || d == 64 || d == 128; }

@@ -166,6 +166,8 @@ GemmOptions sm90_options(const Sm90Variant& v) {
   return o;
 }
 
+GemmOptions sm90_variant_options(const Sm90Variant& v, const BenchCase& c) { return sm90_options(resolved(v, c)); }
+
 GemmOptions copy_probe_options(const Sm90Config& planned) {
   GemmOptions o = sm90_options({planned.swath, planned.orientation, planned.k_chunk()});
   o.stages = planned.stages;

@@ -60,6 +60,11 @@ std::vector<std::string> all_variant_names();
 // Options that force the Hopper kernel (no fallback) in `v`; {} gives the tuned configuration.
 GemmOptions sm90_options(const Sm90Variant& v = {});
 
+// sm90_options for variant `v` of case `c` with its k-chunk pinned: a variant named without one
+// runs the block's default chunk (min(C, 64)), not the chunk the planner would tune
+// (tuning_sm90.hpp tuned_k_chunk), so "swath256_direct" and "swath256_direct_kc32" stay different.
+GemmOptions sm90_variant_options(const Sm90Variant& v, const BenchCase& c);
+
 // The copy-only speed-of-light probe of a planned configuration: the same swath, orientation,
 // k-chunk and stages, copy_only set, the Hopper kernel forced.
 GemmOptions copy_probe_options(const Sm90Config& planned);

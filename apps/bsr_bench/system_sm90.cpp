@@ -18,7 +18,8 @@ namespace {
 
 class Sm90System : public System {
  public:
-  Sm90System(std::string name, std::optional<Sm90Variant> variant) : name_(std::move(name)), variant_(variant) {}
+  Sm90System(std::string name, std::optional<Sm90Variant> variant, GemmOptions options)
+      : name_(std::move(name)), variant_(variant), options_(options) {}
   std::string name() const override { return name_; }
   SystemKind kind() const override { return SystemKind::bsrflow; }
   std::string description() const override {
@@ -28,27 +29,30 @@ class Sm90System : public System {
   std::string unsupported_reason(const BenchCase&) const override { return {}; }
   std::string variant() const override { return variant_ ? variant_name(*variant_) : std::string(); }
   std::unique_ptr<PreparedRun> prepare(const CaseInputs& in) override {
-    const GemmOptions options = sm90_options(variant_.value_or(Sm90Variant{}));
-    return prepare_typed<PlanRun>(in, options, in.stream);
+    return prepare_typed<PlanRun>(in, options_, in.stream);
   }
 
  private:
   std::string name_;
   std::optional<Sm90Variant> variant_;
+  GemmOptions options_;
 };
 
 }  // namespace
 
-std::unique_ptr<System> make_sm90_system() { return std::make_unique<Sm90System>("bsrflow_sm90", std::nullopt); }
+std::unique_ptr<System> make_sm90_system() {
+  return std::make_unique<Sm90System>("bsrflow_sm90", std::nullopt, sm90_options());
+}
 
 std::unique_ptr<System> make_sm90_variant_system(const BenchCase& c, const Sm90Variant& v, const DeviceInfo& device) {
   std::string name = "bsrflow_sm90[" + variant_name(v) + "]";
+  const GemmOptions options = sm90_variant_options(v, c);
   try {
-    name = sm90_plan_name(c, sm90_options(v), device);
+    name = sm90_plan_name(c, options, device);
   } catch (const Error&) {
     // prepare() meets the same refusal and records it under the fallback name.
   }
-  return std::make_unique<Sm90System>(std::move(name), v);
+  return std::make_unique<Sm90System>(std::move(name), v, options);
 }
 
 }  // namespace bsrflow::bench

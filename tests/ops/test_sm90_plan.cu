@@ -114,7 +114,7 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           CHECK(choice.config.swath == sm90::tuned_for(R).swath);
           CHECK(choice.config.orientation == sm90::tuned_for(R).orientation);
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
-          CHECK(choice.config.k_chunk() == (R == 128 && C >= 64 ? 32 : std::min(C, 64)));
+          CHECK(choice.config.k_chunk() == (R == 128 && C >= 64 && bl == Layout::row_major ? 32 : std::min(C, 64)));
         }
   // Registry entries are unique, and every one fits at least the minimum ring.
   std::set<std::string> names;
@@ -209,15 +209,16 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   CHECK(sm90::tuned_cluster(128) == 2);
   CHECK(sm90::tuned_cluster(64) == 2);
   CHECK(sm90::tuned_cluster(32) == 1);
-  CHECK(sm90::tuned_k_chunk(128, 128, 2) == 32);
-  CHECK(sm90::tuned_k_chunk(128, 128, 1) == 0);
-  CHECK(sm90::tuned_k_chunk(128, 32, 2) == 0);
-  CHECK(sm90::tuned_k_chunk(64, 64, 2) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::row_major) == 32);
+  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::col_major) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 128, 1, Layout::row_major) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 32, 2, Layout::row_major) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::row_major) == 0);
   CHECK(sm90::choose(pattern(128, 128, 128, 128, 1), DType::f16, dense(128, 256), dense(128, 256), GemmOptions{}, h100)
             .config.name() == "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
   CHECK(sm90::choose(pattern(128, 64, 128, 64, 1), DType::bf16, dense(64, 256, DType::bf16, Layout::col_major, 64),
                      dense(128, 256), GemmOptions{}, h100)
-            .config.name() == "bsr_sm90_bf16_r128c64_swath256_s8_kc32_bcol_pair");
+            .config.name() == "bsr_sm90_bf16_r128c64_swath256_s4_bcol_pair");
   GemmOptions pairs;
   pairs.cluster = 1;
   CHECK(sm90::choose(pattern(128, 128, 128, 128), DType::f16, dense(128, 256), dense(128, 256), pairs, h100)
