@@ -27,6 +27,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "bsrflow/core/dtype.hpp"
 #include "bsrflow/ops/sm90_gemm_params.hpp"
@@ -189,12 +190,6 @@ __device__ __forceinline__ void for_each_pair_at(int j, const float (&acc)[K::kM
 
 
 __device__ __forceinline__ void store_pair(float* d, float a, float b) { *reinterpret_cast<float2*>(d) = make_float2(a, b); }
-__device__ __forceinline__ void store_pair(__half* d, float a, float b) {
-  *reinterpret_cast<__half2*>(d) = __floats2half2_rn(a, b);
-}
-__device__ __forceinline__ void store_pair(__nv_bfloat16* d, float a, float b) {
-  *reinterpret_cast<__nv_bfloat162*>(d) = __floats2bfloat162_rn(a, b);
-}
 
 // Origin of the warpgroup's part of the (R, SW) tile, tile-local.
 template <class K>
@@ -238,17 +233,70 @@ __device__ void epilogue_tma(const GemmParams& p, const TileWork& w, const float
   }
 }
 
+// Two floats as one 32-bit word of two 16-bit values, the first in the low half.
+template <class TOut>
+__device__ __forceinline__ std::uint32_t pack16x2(float a, float b) {
+  if constexpr (std::is_same_v<TOut, __half>) {
+    const __half2 h = __floats2half2_rn(a, b);
+    return *reinterpret_cast<const std::uint32_t*>(&h);
+  } else {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+    return *reinterpret_cast<const std::uint32_t*>(&h);
+  }
+}
+
+// Four 8 x 8 16-bit matrices to shared memory: register i of every lane holds its two elements of
+// matrix i (the mma / wgmma accumulator fragment layout: row lane / 4, columns 2 (lane % 4) and
+// 2 (lane % 4) + 1), lane 8 i + r gives the address of row r of matrix i (16 bytes).
+__device__ __forceinline__ void stmatrix_x4(std::uint32_t addr, std::uint32_t r0, std::uint32_t r1, std::uint32_t r2,
+                                            std::uint32_t r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0), "r"(r1),
+               "r"(r2), "r"(r3)
+               : "memory");
+}
+
+// Stages chunk J of the warpgroup's (64, kWgCols) accumulators (columns [J kEpiCols16, +kEpiCols16))
+// into `buf` as 16-bit rows of kEpiRowBytes16 bytes with the TMA store's swizzle. Each stmatrix
+// covers two 8-column groups of the warp's 16 rows: matrices (rows 0-7 | 8-15) x (group g | g+1).
+template <class K, class TOut, int J>
+__device__ __forceinline__ void stage_rows16(const float (&acc)[K::kMTiles][K::kAccPerTile], std::uint32_t buf,
+                                             int warp, int lane, float alpha) {
+  constexpr std::uint32_t kSwizzleMask = K::kEpiRowBytes16 / 16 - 1;  // 16-byte units XORed per row group
+  constexpr int kGroups = K::kEpiCols16 / 8;                           // 8-column groups in a chunk
+  const int m = lane >> 3;
+  const int row = warp * 16 + (m & 1) * 8 + (lane & 7);  // this lane's row address: matrix m, row lane % 8
+#pragma unroll
+  for (int g = 0; g < kGroups; g += 2) {
+    constexpr int kFirst = J * kGroups;  // the chunk's first group among the warpgroup's columns
+    const int i = 4 * (kFirst + g);      // accumulators of group kFirst + g: [i, i + 4); the next group's follow
+    std::uint32_t off = static_cast<std::uint32_t>(row * K::kEpiRowBytes16 + (g + (m >> 1)) * 16);
+    off ^= ((off >> 7) & kSwizzleMask) << 4;  // TMA swizzle: 16-byte unit ^= (address bits 7..)
+    stmatrix_x4(buf + off, pack16x2<TOut>(alpha * acc[0][i], alpha * acc[0][i + 1]),
+                pack16x2<TOut>(alpha * acc[0][i + 2], alpha * acc[0][i + 3]),
+                pack16x2<TOut>(alpha * acc[0][i + 4], alpha * acc[0][i + 5]),
+                pack16x2<TOut>(alpha * acc[0][i + 6], alpha * acc[0][i + 7]));
+  }
+}
+
+// stage_rows16<K, TOut, J> for a run-time chunk j (accumulator indices stay compile-time).
+template <class K, class TOut, int J = 0>
+__device__ __forceinline__ void stage_rows16_at(int j, const float (&acc)[K::kMTiles][K::kAccPerTile],
+                                                std::uint32_t buf, int warp, int lane, float alpha) {
+  if constexpr (J < K::kEpiChunks / 2) {
+    if (j == J) stage_rows16<K, TOut, J>(acc, buf, warp, lane, alpha);
+    else stage_rows16_at<K, TOut, J + 1>(j, acc, buf, warp, lane, alpha);
+  }
+}
+
 // 16-bit output into row-major C: chunks of 64 rows x kEpiCols16 columns (two kEpiCols chunks'
-// accumulators), staged with the 64- or 128-byte swizzle that the C tensor map's TMA store
-// undoes. A fragment store writes 16 bytes of each of 8 rows; unswizzled those rows are 64 or
-// 128 bytes apart and share banks (4- / 8-way conflicts), swizzled they take 8 different 16-byte
-// bank groups. Same buffer parity and waits as epilogue_tma.
+// accumulators), staged by stmatrix with the 64- or 128-byte swizzle that the C tensor map's TMA
+// store undoes: the 8 rows of one matrix, 64 or 128 bytes apart, land in 8 different 16-byte bank
+// groups (conflict-free). Same buffer parity and waits as epilogue_tma.
 template <class K, class TOut>
 __device__ void epilogue_tma_rows16(const GemmParams& p, const TileWork& w,
                                    const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
                                    int warp, int lane, int& count) {
   static_assert(!K::kSwap && K::kTmaStore && sizeof(TOut) == 2, "16-bit output, direct orientation");
-  constexpr std::uint32_t kSwizzleMask = K::kEpiRowBytes16 / 16 - 1;  // 16-byte units XORed per row group
   const bool issuer = warp == 0 && lane == 0;
   const int row0 = w.row * K::R + part_row<K>(wg);
   const int col0 = w.swath * K::SW + part_col<K>(wg);
@@ -257,14 +305,7 @@ __device__ void epilogue_tma_rows16(const GemmParams& p, const TileWork& w,
     unsigned char* buf = bufs + (count & 1) * K::kEpiBufBytes;
     if (issuer) bulk_wait_group_read<1>();
     named_barrier_sync(1 + wg, 128);  // this buffer is free
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      for_each_pair_at<K>(2 * j + half, acc, warp, lane, [&](int r, int c, float v0, float v1) {
-        std::uint32_t off = static_cast<std::uint32_t>(r * K::kEpiRowBytes16 + (half * K::kEpiCols + c) * 2);
-        off ^= ((off >> 7) & kSwizzleMask) << 4;  // TMA swizzle: 16-byte unit ^= (address bits 7..)
-        store_pair(reinterpret_cast<TOut*>(buf + off), alpha * v0, alpha * v1);
-      });
-    }
+    stage_rows16_at<K, TOut>(j, acc, smem_addr(buf), warp, lane, alpha);
     fence_proxy_async_smem();
     named_barrier_sync(1 + wg, 128);
     if (issuer) {
