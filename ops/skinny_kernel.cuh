@@ -94,6 +94,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
     // first measured 8-45% slower (perf_log entry 17).
     const int kb_end = piece.kb_end;
     auto column = [&](int kb) { return kb < kb_end ? __ldg(p.col_idx + kb) : 0; };
+    // A streams through once; B's slices are re-read by every piece with a block in that column.
+    const std::uint64_t policy_a = sm90::l2_load_policy(sm90::L2Priority::evict_first);
+    const std::uint64_t policy_b = sm90::l2_load_policy(sm90::L2Priority::evict_last);
     int window_begin = piece.kb_begin;
     int window = column(window_begin + lane);
     int next_window = column(window_begin + 32 + lane);
@@ -114,12 +117,13 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
         const int k0 = __shfl_sync(0xffffffffu, window, first + blk - window_begin) * C;
         if (lane != 0) continue;
         for (int c0 = 0; c0 < C; c0 += cb)
-          sm90::tma_load_3d(a_dst + blk * a_bytes + c0 * R * 2, &p.tmap_a, &full[slot], c0, 0, first + blk);
+          sm90::tma_load_3d(a_dst + blk * a_bytes + c0 * R * 2, &p.tmap_a, &full[slot], c0, 0, first + blk,
+                            policy_a);
         if constexpr (BColMajor) {
           for (int c0 = 0; c0 < C; c0 += cb)
-            sm90::tma_load_2d(b_dst + blk * b_bytes + c0 * W * 2, &p.tmap_b, &full[slot], k0 + c0, 0);
+            sm90::tma_load_2d(b_dst + blk * b_bytes + c0 * W * 2, &p.tmap_b, &full[slot], k0 + c0, 0, policy_b);
         } else {
-          sm90::tma_load_2d(b_dst + blk * b_bytes, &p.tmap_b, &full[slot], 0, k0);
+          sm90::tma_load_2d(b_dst + blk * b_bytes, &p.tmap_b, &full[slot], 0, k0, policy_b);
         }
       }
     }

@@ -59,7 +59,7 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
   // A chunks and B slices are both re-read (A once per swath group, B by every block row with a
   // block in that column) while the output streams past: evict-last keeps them in L2 over C's
   // lines and whatever the previous kernel left (perf_log entry 20).
-  const std::uint64_t policy = l2_load_policy(p.l2_evict_last != 0);
+  const std::uint64_t policy = l2_load_policy(p.l2_evict_last ? L2Priority::evict_last : L2Priority::evict_normal);
   for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
     next = next_tile_work(p, loop, t);

@@ -103,35 +103,21 @@ __device__ __forceinline__ void tma_prefetch_map(const void* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
 }
 
-// Box at coordinates (c0 innermost, c1) of a 2-D map into shared memory at `dst`, completing
-// on `bar`.
-__device__ __forceinline__ void tma_load_2d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::
-          "r"(smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1)
-      : "memory");
-}
-
-__device__ __forceinline__ void tma_load_3d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
-                                            int c2) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], "
-      "[%2];\n" ::"r"(smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2)
-      : "memory");
-}
-
-// L2 cache policy for TMA loads: evict-last (the lines are kept over normal ones when a set needs
-// room) or evict-normal (the default priority).
-__device__ __forceinline__ std::uint64_t l2_load_policy(bool evict_last) {
+// L2 eviction priority of the lines a TMA load brings in: when a set needs room, evict-first
+// lines go before normal ones, and normal ones before evict-last ones.
+enum class L2Priority { evict_first, evict_normal, evict_last };
+__device__ __forceinline__ std::uint64_t l2_load_policy(L2Priority priority) {
   std::uint64_t policy;
-  if (evict_last) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+  if (priority == L2Priority::evict_last)
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+  else if (priority == L2Priority::evict_first)
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
   else asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(policy));
   return policy;
 }
 
-// tma_load_2d / tma_load_3d with an L2 cache policy from l2_load_policy.
+// Box at coordinates (c0 innermost, c1[, c2]) of a 2-D / 3-D map into shared memory at `dst`,
+// completing on `bar`, its lines cached in L2 under `policy` (l2_load_policy).
 __device__ __forceinline__ void tma_load_2d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
                                             std::uint64_t policy) {
   asm volatile(
