@@ -147,6 +147,17 @@ __device__ __forceinline__ void tma_load_3d_multicast(void* dst, const void* map
       : "memory");
 }
 
+// `bytes` contiguous bytes at `src` (global) into shared memory at `dst`, completing on `bar`,
+// cached in L2 under `policy`: the non-tensor bulk copy. dst, src and bytes multiples of 16.
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, std::uint32_t bytes, std::uint64_t* bar,
+                                          std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;\n" ::
+          "r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(src)), "r"(bytes), "r"(smem_addr(bar)), "l"(policy)
+      : "memory");
+}
+
 // Box of shared memory at `src` -> tensor coordinates (c0 innermost, c1) of a 2-D map. Out-of-
 // bounds elements of the box are not written. Tracked by the issuing thread's bulk groups.
 __device__ __forceinline__ void tma_store_2d(const void* map, const void* src, int c0, int c1) {

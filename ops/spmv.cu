@@ -1,15 +1,18 @@
-// plan_spmv (checks, device validation, kernel choice, stream partition) and SpmvPlan::launch
-// (checks, params, launch), with the stream kernel's instantiations: f32 and f64 x 4 / 8 / 16
-// items per thread (the team kernel's are in spmv_team.cu).
+// plan_spmv (checks, device validation, kernel choice, stream partition, bulk tiles) and
+// SpmvPlan::launch (checks, params, launch), with the stream kernel's instantiations: f32 and f64
+// x 4 / 8 / 16 items per thread (the team kernel's are in spmv_team.cu, the bulk kernel's in
+// spmv_bulk.cu).
 #include "bsrflow/ops/spmv.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/formats/validate.hpp"
 #include "bsrflow/ops/gemm_shapes.hpp"
+#include "bsrflow/ops/spmv_bulk.hpp"
 #include "bsrflow/ops/spmv_choose.hpp"
 #include "bsrflow/ops/spmv_kernel.cuh"
 #include "bsrflow/ops/spmv_partition.hpp"
@@ -46,6 +49,7 @@ std::string spmv_kernel_name(const SpmvConfig& c) {
   const std::string shape =
       "spmv_" + std::string(dtype_name(c.dtype)) + "_r" + std::to_string(c.R) + "c" + std::to_string(c.C);
   if (c.kernel == SpmvKernel::team) return shape + "_team" + std::to_string(c.team) + "x" + std::to_string(c.rows_in_flight);
+  if (c.kernel == SpmvKernel::bulk) return shape + "_bulk";
   return shape + "_t" + std::to_string(c.threads) + "i" + std::to_string(c.items_per_thread) + "_br" +
          std::to_string(c.max_block_rows_per_cta);
 }
@@ -78,11 +82,28 @@ SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOpt
   stats.nnzb = A.nnzb;
   for (int i = 0; i < block_rows; ++i)
     stats.max_row_blocks = std::max<std::int64_t>(stats.max_row_blocks, row_ptr[i + 1] - row_ptr[i]);
-  plan.config_ = choose_spmv_config(dtype_of_v<T>, A.R, A.C, stats, options);
+  // The GPU matters to the bulk kernel only; an empty matrix (no GPU work) goes without it.
+  const DeviceInfo device = block_rows > 0 || options.kernel == SpmvKernel::bulk ? device_info() : DeviceInfo{};
+  plan.config_ = choose_spmv_config(dtype_of_v<T>, A.R, A.C, stats, options, device);
   if (plan.config_.kernel == SpmvKernel::team) {
     const int per_cta = plan.config_.team_block_rows_per_cta();
     plan.groups_ = std::max(1, static_cast<int>((static_cast<std::int64_t>(block_rows) + per_cta - 1) / per_cta));
     plan.dot_grid_ = std::min(plan.groups_, std::max(1, sd::team_resident_ctas<T>(plan.config_)));
+    return plan;
+  }
+  if (plan.config_.kernel == SpmvKernel::bulk) {
+    // Tiles: groups of whole block rows that fit one stage (no long rows: the choice saw to it).
+    const SpmvPartition part =
+        partition_block_rows(row_ptr, A.R * A.C, tuning::kBulkValues, std::max(1, tuning::kBulkRows / A.R));
+    std::vector<int> tiles;
+    tiles.reserve(static_cast<std::size_t>(part.groups()) * 4);
+    for (int g = 0; g < part.groups(); ++g) {
+      const int first = part.group_start[g], end = part.group_start[g + 1];
+      tiles.insert(tiles.end(), {first, end, row_ptr[first], row_ptr[end]});
+    }
+    plan.groups_ = part.groups();
+    plan.dot_grid_ = std::max(1, std::min(plan.groups_, sd::bulk_resident_ctas<T>(plan.config_)));
+    if (!tiles.empty()) plan.tiles_ = DeviceBuffer<int>::from_host(tiles, stream);
     return plan;
   }
   const SpmvPartition part =
@@ -127,8 +148,10 @@ sd::Params<T> SpmvPlan::checked_params(const BsrView<const T>& A, const T* x, T*
   p.div_C = detail::FastDiv(static_cast<std::uint32_t>(A.C));
   p.div_R = detail::FastDiv(static_cast<std::uint32_t>(A.R));
   p.block_rows = A.block_rows();
-  p.groups = config_.kernel == SpmvKernel::stream ? groups_ : 0;
+  p.groups = config_.kernel == SpmvKernel::team ? 0 : groups_;  // stream: CTAs; bulk: tiles
   p.group_start = group_start_.data();
+  p.tiles = tiles_.data();
+  p.nnzb = A.nnzb;
   p.row_ptr = A.row_ptr;
   p.col_idx = A.col_idx;
   p.values = A.values;
@@ -147,8 +170,9 @@ sd::Params<T> SpmvPlan::params(std::type_identity_t<BsrView<const T>> A, const T
                                std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
                                std::type_identity_t<SpmvDot<T>> dot) const {
   BSRFLOW_REQUIRE(empty() || config_.kernel == SpmvKernel::stream, Errc::invalid_argument,
-                  "spmv: params() serves the stream kernel's group code, but this plan runs the team kernel (plan "
-                  "it with SpmvOptions::kernel = stream)");
+                  "spmv: params() serves the stream kernel's group code, but this plan runs the " +
+                      std::string(config_.kernel == SpmvKernel::team ? "team" : "bulk") +
+                      " kernel (plan it with SpmvOptions::kernel = stream)");
   return checked_params<T>(A, x, y, alpha, beta, dot);
 }
 
@@ -160,6 +184,7 @@ KernelLaunch SpmvPlan::launch(std::type_identity_t<BsrView<const T>> A, const T*
   if (config_.kernel == SpmvKernel::team)
     return dot.result != nullptr ? sd::team_launch<T>(p, config_, true, grid_blocks())
                                  : sd::team_launch<T>(p, config_, false, std::max(groups_, 1));
+  if (config_.kernel == SpmvKernel::bulk) return sd::bulk_launch<T>(p, config_, dot.result != nullptr, grid_blocks());
   switch (config_.items_per_thread) {
     case 4: return make_launch<T, 4>(p);
     case 16: return make_launch<T, 16>(p);

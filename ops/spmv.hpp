@@ -6,7 +6,19 @@
 //   SpmvPlan plan = plan_spmv(A.view(), stream);               // once per pattern
 //   plan.run(A.view(), x, y, scalar(1.0), scalar(0.0), stream); // many times
 //
-// Two kernels; the plan picks one (SpmvOptions::kernel forces it, name() says which):
+// Three kernels; the plan picks one (SpmvOptions::kernel forces it, name() says which):
+//  - bulk (spmv_bulk_kernel.cuh, sm_90 and newer), for short rows of square blocks 1x1 to 4x4:
+//    the plan cuts the block rows into tiles of at most 2048 values and 256 element rows; a
+//    persistent grid's CTAs each run one producer lane that copies a tile's row_ptr, col_idx and
+//    values into a 3-stage shared-memory ring by cp.async.bulk, and 8 consumer warps that compute
+//    one element row per thread from shared memory. The fused dot is one grid_sum at the end.
+//    Chosen when the GPU has the bulk copies, the block is square up to 4x4 but not f32 3x3 (where
+//    the team kernel measured ahead) and one thread walks the longest element row in at most 4
+//    rounds of 8 values' gathers (tuning_spmv.hpp: bulk_rows_short); forced
+//    (SpmvOptions::kernel = bulk) it takes any square block up to 4x4 and block rows of up to 2048
+//    values. Any element-aligned pointers (the edges of unaligned arrays are copied by plain
+//    loads). On the H100 (docs/perf_log_spmv.md entry 4) it reaches 87.5% / 83% of the copy
+//    bandwidth on the 1x1 Poisson matrix (f64 / f32; team kernel 77% / 71%) and 93% on f64 3x3.
 //  - team (spmv_team_kernel.cuh), for short block rows: a team of 8, 16 or 32 lanes per block
 //    row (the narrowest team at least as wide as the mean row), one stored block per lane; each
 //    lane loads its block's column and values and the team's other block rows in flight before
@@ -30,8 +42,9 @@
 // Contract details:
 //  - plan_spmv validates the structure on the device (formats/validate.hpp; Errc::invalid_structure
 //    with the first violation), reads row_ptr back, chooses the kernel (spmv_choose.hpp) and
-//    builds the stream kernel's partition or queries the team kernel's resident CTAs: it
-//    allocates and synchronises `stream`, so it cannot run inside stream capture (Errc::capture).
+//    builds the stream kernel's partition or the bulk kernel's tiles, or queries the team or bulk
+//    kernel's resident CTAs (and raises the bulk kernel's shared-memory limit): it allocates and
+//    synchronises `stream`, so it cannot run inside stream capture (Errc::capture).
 //  - launch() / run() do no allocation, no synchronisation and no host work proportional to the
 //    matrix: safe inside stream capture. The plan is bound to A's pattern (row_ptr / col_idx
 //    contents, which run() does not re-read on the host) and checks only that A has the plan's
@@ -43,8 +56,9 @@
 //  - Arithmetic in T. stream: each product rounded, products of a row added per lane in block
 //    order then column order, lanes combined by a fixed butterfly (or cub::BlockReduce for a long
 //    row). team: each lane accumulates its blocks' products by fma in column order, lanes combined
-//    by a fixed butterfly. Then y_out = alpha * sum (+ beta * y by fma). Deterministic: the same
-//    plan gives bitwise the same y and dot run to run (the two kernels differ in the last bits).
+//    by a fixed butterfly. bulk: one thread accumulates its element row's products by fma in block
+//    order, then column order. Then y_out = alpha * sum (+ beta * y by fma). Deterministic: the
+//    same plan gives bitwise the same y and dot run to run (the kernels differ in the last bits).
 //    The fused dot sums w_i * y_out_i per thread in a fixed order, then
 //    grid_sum over the plan's grid_blocks() CTAs.
 //  - Scalars (alpha, beta) are ScalarArg: host values or device pointers read at run time;
@@ -59,14 +73,20 @@
 //   "SpmvOptions: max_rows_per_cta (-1) must be in [0, 65536]", "SpmvOptions: team 12 is not one
 //   of 0 (default), 8, 16, 32", "SpmvOptions: items_per_thread and max_rows_per_cta configure the
 //   stream kernel; kernel = team takes neither", Errc::unsupported "spmv: the team kernel takes
-//   square blocks of 1 x 1 to 4 x 4, not 2 x 5 (SpmvOptions::kernel = stream takes any)"; then
-//   the structure (not for an empty matrix, which has none).
+//   square blocks of 1 x 1 to 4 x 4, not 2 x 5 (SpmvOptions::kernel = stream takes any)", the
+//   same for "spmv: the bulk kernel takes ...", "SpmvOptions: items_per_thread and
+//   max_rows_per_cta configure the stream kernel; kernel = bulk takes neither", "SpmvOptions: team
+//   configures the team kernel; kernel = bulk does not take it"; then the structure (not for an
+//   empty matrix, which has none); then for a forced bulk kernel Errc::unsupported "spmv: the
+//   bulk kernel needs cp.async.bulk (sm_90 or newer); GPU NAME is sm_80 (SpmvOptions::kernel =
+//   team or stream runs there)", "spmv: the bulk kernel takes block rows of at most 2048 values
+//   (one stage); the longest has 2700 (SpmvOptions::kernel = stream takes any)".
 //   launch / run, Errc::invalid_argument: "spmv: the plan is empty (default-constructed)",
 //   "spmv: the plan was made for f64, called with f32", "spmv: A (10 x 12, 3 x 3 blocks, nnzb 40)
 //   does not match the plan's pattern (10 x 12, 3 x 3 blocks, nnzb 41)", A's null pointers as
 //   above, "spmv: x is null but A has 12 columns", "spmv: y is null but A has 10 rows",
-//   "spmv: dot.w is null but A has 10 rows", params() on a team plan "spmv: params() serves the
-//   stream kernel's group code, but this plan runs the team kernel (plan it with
+//   "spmv: dot.w is null but A has 10 rows", params() on a team (bulk) plan "spmv: params() serves
+//   the stream kernel's group code, but this plan runs the team kernel (plan it with
 //   SpmvOptions::kernel = stream)", and for the dot's workspace the messages of
 //   check_reduce_workspace with "spmv dot" ("spmv dot: the grid has 40 blocks but the reduce
 //   workspace serves at most 32").
@@ -104,9 +124,10 @@ struct SpmvDot {
 };
 
 enum class SpmvKernel {
-  automatic,  // team when the block shape has a team kernel and no row is too long for it, else stream
+  automatic,  // bulk (tuning_spmv.hpp: bulk_preferred), else team, where the shape, the GPU and the rows allow, else stream
   stream,
   team,
+  bulk,
 };
 
 // Knobs for trying variants; 0 means the tuned default (tuning_spmv.hpp). The stream kernel's
@@ -124,7 +145,7 @@ struct SpmvConfig {
   DType dtype = DType::f64;
   int R = 1;
   int C = 1;
-  SpmvKernel kernel = SpmvKernel::stream;  // stream or team, never automatic
+  SpmvKernel kernel = SpmvKernel::stream;  // stream, team or bulk, never automatic
   int threads = 256;
   // stream
   int items_per_thread = 8;
@@ -136,7 +157,8 @@ struct SpmvConfig {
   int team_block_rows_per_cta() const { return threads / team * rows_in_flight; }
 };
 
-// e.g. "spmv_f64_r3c3_t256i8_br85" (stream), "spmv_f64_r1c1_team8x4" (team of 8, 4 block rows in flight)
+// e.g. "spmv_f64_r3c3_t256i8_br85" (stream), "spmv_f64_r1c1_team8x4" (team of 8, 4 block rows in
+// flight), "spmv_f64_r1c1_bulk" (bulk)
 std::string spmv_kernel_name(const SpmvConfig& config);
 
 class SpmvPlan;
@@ -163,7 +185,7 @@ class SpmvPlan {
 
   // launch()'s checks and kernel parameters without the launch: for kernels that run the stream
   // kernel's group code inside a loop of their own (graph/pcg_persistent.cuh; they include
-  // spmv_kernel.cuh). A team plan refuses (Errc::invalid_argument).
+  // spmv_kernel.cuh). A team or bulk plan refuses (Errc::invalid_argument).
   template <class T>
   spmv_detail::Params<T> params(std::type_identity_t<BsrView<const T>> A, const T* x, T* y,
                                 std::type_identity_t<ScalarArg<T>> alpha, std::type_identity_t<ScalarArg<T>> beta,
@@ -180,12 +202,14 @@ class SpmvPlan {
   std::string name() const { return spmv_kernel_name(config_); }
   const SpmvConfig& config() const noexcept { return config_; }
   // CTAs of a launch with the fused dot (>= 1): what its workspace must serve. (A team plan's
-  // launch without the dot runs more: one warp per chunk of block rows.)
+  // launch without the dot runs more: one warp per chunk of block rows; a bulk plan runs the same
+  // persistent grid with and without it.)
   int grid_blocks() const noexcept { return dot_grid_ > 0 ? dot_grid_ : 1; }
-  // stream: block rows longer than one CTA's capacity (each gets a CTA of its own); team: 0.
+  // stream: block rows longer than one CTA's capacity (each gets a CTA of its own); team, bulk: 0.
   int long_rows() const noexcept { return long_rows_; }
-  // Device memory the plan holds (stream: the partition, one int per CTA + 1; team: none).
-  std::size_t workspace_bytes() const noexcept { return group_start_.bytes(); }
+  // Device memory the plan holds (stream: the partition, one int per CTA + 1; bulk: 4 ints per
+  // tile; team: none).
+  std::size_t workspace_bytes() const noexcept { return group_start_.bytes() + tiles_.bytes(); }
 
  private:
   template <class T>
@@ -199,10 +223,13 @@ class SpmvPlan {
   int rows_ = 0;
   int cols_ = 0;
   std::int64_t nnzb_ = 0;
-  int groups_ = -1;  // CTAs of a launch (stream: groups; team: CTAs of team_block_rows_per_cta()); -1: empty plan
-  int dot_grid_ = 0;  // CTAs of a launch with the fused dot (stream: groups_; team: at most the resident CTAs)
+  // CTAs of a launch (stream: groups; team: CTAs of team_block_rows_per_cta(); bulk: tiles, run
+  // by dot_grid_ CTAs); -1: empty plan
+  int groups_ = -1;
+  int dot_grid_ = 0;  // CTAs of a launch with the fused dot (stream: groups_; team, bulk: at most the resident CTAs)
   int long_rows_ = 0;
   DeviceBuffer<int> group_start_;  // stream: (groups + 1) first block row of each CTA's group
+  DeviceBuffer<int> tiles_;        // bulk: (groups, 4) first / end block row, first / end block
 };
 
 template <class T>

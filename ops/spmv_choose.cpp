@@ -14,7 +14,10 @@ namespace tuning = spmv_tuning;
 namespace {
 
 bool has_team_kernel(int R, int C) { return R == C && R <= tuning::kTeamMaxBlockDim; }
+bool has_bulk_kernel(int R, int C) { return R == C && R <= tuning::kBulkMaxBlockDim; }
+bool has_bulk_copy(const DeviceInfo& device) { return device.cc_major >= 9; }
 bool stream_settings(const SpmvOptions& options) { return options.items_per_thread != 0 || options.max_rows_per_cta != 0; }
+std::string shape_text(int R, int C) { return std::to_string(R) + " x " + std::to_string(C); }
 
 }  // namespace
 
@@ -36,11 +39,21 @@ void check_spmv_options(int R, int C, const SpmvOptions& options) {
                   "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
                   "takes neither");
   BSRFLOW_REQUIRE(options.kernel != SpmvKernel::team || has_team_kernel(R, C), Errc::unsupported,
-                  "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not " + std::to_string(R) + " x " +
-                      std::to_string(C) + " (SpmvOptions::kernel = stream takes any)");
+                  "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not " + shape_text(R, C) +
+                      " (SpmvOptions::kernel = stream takes any)");
+  if (options.kernel != SpmvKernel::bulk) return;
+  BSRFLOW_REQUIRE(!stream_settings(options), Errc::invalid_argument,
+                  "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = bulk "
+                  "takes neither");
+  BSRFLOW_REQUIRE(options.team == 0, Errc::invalid_argument,
+                  "SpmvOptions: team configures the team kernel; kernel = bulk does not take it");
+  BSRFLOW_REQUIRE(has_bulk_kernel(R, C), Errc::unsupported,
+                  "spmv: the bulk kernel takes square blocks of 1 x 1 to 4 x 4, not " + shape_text(R, C) +
+                      " (SpmvOptions::kernel = stream takes any)");
 }
 
-SpmvConfig choose_spmv_config(DType dtype, int R, int C, const SpmvRowStats& rows, const SpmvOptions& options) {
+SpmvConfig choose_spmv_config(DType dtype, int R, int C, const SpmvRowStats& rows, const SpmvOptions& options,
+                              const DeviceInfo& device) {
   check_spmv_options(R, C, options);
   const int items = options.items_per_thread;
   SpmvConfig config;
@@ -55,6 +68,25 @@ SpmvConfig choose_spmv_config(DType dtype, int R, int C, const SpmvRowStats& row
   config.team = options.team > 0 ? options.team : tuning::team_for_mean_blocks(rows.nnzb, rows.block_rows);
   config.rows_in_flight = tuning::team_rows_in_flight(R, C);
 
+  const std::int64_t longest_values = rows.max_row_blocks * R * C;
+  if (options.kernel == SpmvKernel::bulk) {
+    BSRFLOW_REQUIRE(has_bulk_copy(device), Errc::unsupported,
+                    "spmv: the bulk kernel needs cp.async.bulk (sm_90 or newer); GPU " + device.name + " is sm_" +
+                        std::to_string(device.compute_capability()) +
+                        " (SpmvOptions::kernel = team or stream runs there)");
+    BSRFLOW_REQUIRE(longest_values <= tuning::kBulkValues, Errc::unsupported,
+                    "spmv: the bulk kernel takes block rows of at most " + std::to_string(tuning::kBulkValues) +
+                        " values (one stage); the longest has " + std::to_string(longest_values) +
+                        " (SpmvOptions::kernel = stream takes any)");
+    config.kernel = SpmvKernel::bulk;
+    return config;
+  }
+  if (options.kernel == SpmvKernel::automatic && !stream_settings(options) && options.team == 0 &&
+      tuning::bulk_preferred(R, C, dtype_size(dtype)) && has_bulk_copy(device) &&
+      tuning::bulk_rows_short(rows.max_row_blocks, C)) {
+    config.kernel = SpmvKernel::bulk;
+    return config;
+  }
   bool team = options.kernel == SpmvKernel::team;
   if (options.kernel == SpmvKernel::automatic)
     team = has_team_kernel(R, C) && !stream_settings(options) &&

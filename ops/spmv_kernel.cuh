@@ -45,8 +45,10 @@ struct Params {
   detail::FastDiv div_C;
   detail::FastDiv div_R;
   int block_rows = 0;              // ceil(rows / R)
-  int groups = 0;                  // stream: CTAs with work; gridDim.x = max(groups, 1)
+  int groups = 0;                  // stream: CTAs with work, gridDim.x = max(groups, 1); bulk: tiles
   const int* group_start = nullptr;  // stream: (groups + 1) first block row per CTA
+  const int* tiles = nullptr;        // bulk: (groups, 4) first / end block row, first / end block of each tile
+  std::int64_t nnzb = 0;             // stored blocks
   const int* row_ptr = nullptr;      // (block rows + 1)
   const int* col_idx = nullptr;      // (nnzb)
   const T* values = nullptr;         // (nnzb, R, C) row-major blocks

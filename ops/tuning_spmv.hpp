@@ -88,4 +88,42 @@ constexpr int team_for_mean_blocks(std::int64_t nnzb, std::int64_t block_rows) {
   return kTeamSizes[std::size(kTeamSizes) - 1];
 }
 
+
+// The bulk kernel (spmv_bulk_kernel.cuh, sm_90): one producer lane copies each tile's row_ptr,
+// col_idx and values into a ring of shared-memory stages with cp.async.bulk on mbarriers; 8
+// consumer warps compute one element row per thread from shared memory. Its shape was chosen with
+// a standalone probe (H100, 2026-11-24 session 11, docs/benchmarks/h100-2026-11-24-s11/
+// spmv_bulk_probe.cu, % of the copy bandwidth, Poisson 128^3, team kernel 79.5% f64 / 75.0% f32
+// in the same process): 2048 values x 256 rows per stage, 3 stages, 8 consumer warps 87.9% f64
+// (2 CTAs per SM) / 83.2% f32 (3 CTAs); 4 stages 86.0 / 82.0; 4096 x 512 x 3 stages with 16
+// warps (1 CTA) 88.3 / 82.2; 1024 x 128 with 4 warps 85.3 / 81.3 (4 stages), 77.7 / 79.9 (6).
+constexpr int kBulkConsumerWarps = 8;
+constexpr int kBulkThreads = (kBulkConsumerWarps + 1) * 32;  // + the producer warp
+constexpr int kBulkStages = 3;
+constexpr int kBulkValues = 2048;  // values per stage (a tile's blocks x R x C)
+constexpr int kBulkRows = 256;     // element rows per tile (one per consumer thread)
+constexpr int kBulkMaxBlockDim = 4;  // square blocks 1x1 .. 4x4 are instantiated
+// Automatic choice: where the bulk kernel measured ahead (H100, session 11 call 7, spmv_bench on
+// the dense-block Poisson matrices, % of copy; team / stream from the same binary in call 5):
+//   1x1 f64 87.5 (team 77.4), f32 82.9 (71.2); 2x2 f64 88.5 (77.5), f32 81.2 (69.6);
+//   3x3 f64 92.9 (88.6); 4x4 f64 91.1 (stream 73.2), f32 79.2 (team 60.3).
+// Not 3x3 f32: 77.1 against the team kernel's 85.5 (three threads per block row gather the same x
+// and read values 9 apart).
+constexpr bool bulk_preferred(int R, int C, unsigned long value_size) {
+  return R == C && R <= kBulkMaxBlockDim && !(R == 3 && value_size == 4);
+}
+// Blocks of a row whose x gathers one consumer thread has in flight together (8 values' worth).
+constexpr int bulk_batch(int C) { return C >= 8 ? 1 : 8 / C; }
+// Automatic choice: the bulk kernel when one thread walks the longest element row in at most this
+// many rounds of gathers (one thread per element row: a long row is a chain of dependent L2 round
+// trips, and a stage of 2048 values then holds few rows for the 256 threads). Measured (H100,
+// session 11): 7-block rows (1-4 rounds) 82-93% of copy; fem_solve's 27-block 3x3 rows (14
+// rounds) cost its elasticity PCG 1.3-1.4x time per iteration against the team kernel. A guard
+// between those, not a tuned figure; SpmvOptions::kernel = bulk takes rows up to one stage.
+constexpr int kBulkMaxRounds = 4;
+constexpr bool bulk_rows_short(std::int64_t max_row_blocks, int C) {
+  return max_row_blocks <= static_cast<std::int64_t>(kBulkMaxRounds) * bulk_batch(C);
+}
+constexpr int bulk_min_ctas_per_sm(unsigned long value_size) { return value_size == 4 ? 3 : 2; }
+
 }  // namespace bsrflow::spmv_tuning

@@ -17,7 +17,7 @@ namespace {
 
 struct Raw {
   std::string cases = "poisson_f64,poisson_f32,block_f64";
-  std::string variants = "default,team16,8x256,16x512,4x128";
+  std::string variants = "default,team,team16,8x256,16x512,4x128";
 };
 
 po::options_description describe(SpmvBenchOptions& o, Raw& raw) {
@@ -32,8 +32,9 @@ po::options_description describe(SpmvBenchOptions& o, Raw& raw) {
        "dense-block Poisson BSR on grid^3 nodes")
       ("block", po::value<int>(&o.block)->default_value(o.block), "block size of the block cases (1..8)")
       ("variants", po::value<std::string>(&raw.variants)->default_value(raw.variants),
-       "bsrflow SpMV configurations: 'default' (the plan's choice), 'team' or team8|team16|team32 (the team "
-       "kernel), 'stream' or ITEMSxROWS (the stream kernel, items per thread 4|8|16 x max rows per CTA); "
+       "bsrflow SpMV configurations: 'default' (the plan's choice), 'bulk' (the bulk kernel), 'team' or "
+       "team8|team16|team32 (the team kernel), 'stream' or ITEMSxROWS (the stream kernel, items per thread "
+       "4|8|16 x max rows per CTA); "
        "the first also runs with the fused dot")
       ("json", po::value<std::string>(&o.json_path), "write the records as JSON")
       ("csv", po::value<std::string>(&o.csv_path), "write the records as CSV");
@@ -54,6 +55,7 @@ std::vector<std::string> spmv_case_names() { return {"poisson_f64", "poisson_f32
 SpmvOptions parse_spmv_variant(const std::string& text) {
   if (text == "default") return {};
   if (text == "stream") return SpmvOptions{0, 0, SpmvKernel::stream, 0};
+  if (text == "bulk") return SpmvOptions{0, 0, SpmvKernel::bulk, 0};
   if (text.starts_with("team")) {
     const int team = text == "team" ? 0 : whole_int(text.substr(4));
     BSRFLOW_REQUIRE(team == 0 || team == 8 || team == 16 || team == 32, Errc::invalid_argument,
@@ -64,7 +66,7 @@ SpmvOptions parse_spmv_variant(const std::string& text) {
   const int items = x == std::string::npos ? -1 : whole_int(text.substr(0, x));
   const int rows = x == std::string::npos ? -1 : whole_int(text.substr(x + 1));
   BSRFLOW_REQUIRE(items >= 0 && rows >= 0, Errc::invalid_argument,
-                  "--variants: '" + text + "' is not 'default', 'stream', 'team', teamN or ITEMSxROWS (e.g. 8x256)");
+                  "--variants: '" + text + "' is not 'default', 'bulk', 'stream', 'team', teamN or ITEMSxROWS (e.g. 8x256)");
   BSRFLOW_REQUIRE(items == 4 || items == 8 || items == 16, Errc::invalid_argument,
                   "--variants: '" + text + "': items per thread must be 4, 8 or 16");
   BSRFLOW_REQUIRE(rows >= 1 && rows <= 65536, Errc::invalid_argument,
@@ -74,6 +76,7 @@ SpmvOptions parse_spmv_variant(const std::string& text) {
 
 std::string spmv_variant_name(const SpmvOptions& v) {
   if (v.kernel == SpmvKernel::team) return v.team == 0 ? "team" : "team" + std::to_string(v.team);
+  if (v.kernel == SpmvKernel::bulk) return "bulk";
   if (v.items_per_thread == 0 && v.max_rows_per_cta == 0)
     return v.kernel == SpmvKernel::stream ? "stream" : "default";
   return std::to_string(v.items_per_thread) + "x" + std::to_string(v.max_rows_per_cta);

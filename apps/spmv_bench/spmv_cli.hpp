@@ -1,5 +1,5 @@
 // spmv_bench's command line: --cases (poisson_f64,poisson_f32,block_f64), --poisson-grid (128),
-// --block-grid (96), --block (3), --variants (default,team16,8x256,16x512,4x128), --iters, --warmup,
+// --block-grid (96), --block (3), --variants (default,team,team16,8x256,16x512,4x128), --iters, --warmup,
 // --no-cold-l2, --json, --csv, --help.
 #pragma once
 

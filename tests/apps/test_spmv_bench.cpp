@@ -28,15 +28,20 @@ TEST_CASE("spmv_bench command line", "[apps]") {
   CHECK(d.poisson_grid == 128);
   CHECK(d.block_grid == 96);
   CHECK(d.block == 3);
-  REQUIRE(d.variants.size() == 5);
+  REQUIRE(d.variants.size() == 6);
   CHECK(spmv_variant_name(d.variants[0]) == "default");
   CHECK(d.variants[0].kernel == SpmvKernel::automatic);
-  CHECK(spmv_variant_name(d.variants[1]) == "team16");
+  CHECK(spmv_variant_name(d.variants[1]) == "team");
   CHECK(d.variants[1].kernel == SpmvKernel::team);
-  CHECK(d.variants[1].team == 16);
-  CHECK(spmv_variant_name(d.variants[2]) == "8x256");
-  CHECK(spmv_variant_name(d.variants[3]) == "16x512");
-  CHECK(spmv_variant_name(d.variants[4]) == "4x128");
+  CHECK(d.variants[1].team == 0);
+  CHECK(spmv_variant_name(d.variants[2]) == "team16");
+  CHECK(d.variants[2].kernel == SpmvKernel::team);
+  CHECK(d.variants[2].team == 16);
+  CHECK(spmv_variant_name(d.variants[3]) == "8x256");
+  CHECK(spmv_variant_name(d.variants[4]) == "16x512");
+  CHECK(spmv_variant_name(d.variants[5]) == "4x128");
+  CHECK(parse_spmv_variant("bulk").kernel == SpmvKernel::bulk);
+  CHECK(spmv_variant_name(parse_spmv_variant("bulk")) == "bulk");
   CHECK(d.timing.iters == 20);
 
   const SpmvBenchOptions o = parse({"--cases", "block_f32", "--poisson-grid", "16", "--block-grid", "8", "--block", "4",
@@ -68,7 +73,7 @@ TEST_CASE("spmv_bench command line", "[apps]") {
                   "--cases: unknown case 'poisson_f16' (expected poisson_f64, poisson_f32, block_f64, block_f32)");
   CHECK_APP_ERROR(parse(V{"--cases", "poisson_f64,"}), Errc::invalid_argument, "--cases: empty name");
   CHECK_APP_ERROR(parse(V{"--variants", "8"}), Errc::invalid_argument,
-                  "--variants: '8' is not 'default', 'stream', 'team', teamN or ITEMSxROWS (e.g. 8x256)");
+                  "--variants: '8' is not 'default', 'bulk', 'stream', 'team', teamN or ITEMSxROWS (e.g. 8x256)");
   CHECK_APP_ERROR(parse(V{"--variants", "team12"}), Errc::invalid_argument,
                   "--variants: 'team12': a team is team8, team16 or team32 (or 'team': the plan's width)");
   CHECK_APP_ERROR(parse(V{"--variants", "teamx"}), Errc::invalid_argument,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/stream.hpp"
 #include "bsrflow/ops/cpu_spmv.hpp"
 #include "bsrflow/ops/spmv.hpp"
@@ -117,12 +118,16 @@ Outcome<T> run_problem(const Problem<T>& prob, Scalars s, const SpmvOptions& opt
   return out;
 }
 
-// The plan's own choice, the stream kernel and, for the block shapes that have one, the team
-// kernel at every width.
+bool has_bulk_copy() { return device_info().cc_major >= 9; }
+
+// The plan's own choice, the stream kernel and, for the block shapes that have them, the team
+// kernel at every width and the bulk kernel (on GPUs with bulk copies).
 std::vector<SpmvOptions> every_kernel(int R, int C) {
   std::vector<SpmvOptions> all = {SpmvOptions{}, SpmvOptions{0, 0, SpmvKernel::stream, 0}};
-  if (R == C && R <= 4)
+  if (R == C && R <= 4) {
     for (int team : {8, 16, 32}) all.push_back(SpmvOptions{0, 0, SpmvKernel::team, team});
+    if (has_bulk_copy()) all.push_back(SpmvOptions{0, 0, SpmvKernel::bulk, 0});
+  }
   return all;
 }
 
@@ -268,6 +273,63 @@ TEMPLATE_TEST_CASE("SpMV team kernel on power-law rows: many passes per team, pa
   }
 }
 
+TEMPLATE_TEST_CASE("SpMV bulk kernel on power-law rows: up to a whole stage per row, tiles of 1 to 256 rows",
+                   "[ops][gpu]", float, double) {
+  BSRFLOW_REQUIRE_GPU();
+  if (!has_bulk_copy()) {
+    WARN("SKIPPED: the bulk kernel needs an sm_90 GPU");
+    return;
+  }
+  using T = TestType;
+  Stream stream;
+  const SpmvOptions forced{0, 0, SpmvKernel::bulk, 0};
+  SECTION("CSR, rows up to 2048 entries") {
+    static const HostCsr<float> pattern = test::powerlaw_csr<float>(5000, 2048, 150000, 1.0, 41);
+    const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 5000, 2048, 1, 1, 2, 42), 2, 43);
+    check_exact(run_problem(prob, {1, 3, false}, forced, stream));
+    check_exact(run_problem(prob, {-1, 0, true}, forced, stream));
+  }
+  SECTION("2 x 2 blocks, block rows up to 512 blocks, partial edges") {
+    static const HostCsr<float> pattern = test::powerlaw_csr<float>(900, 512, 30000, 1.0, 44);
+    const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 900 * 2 - 1, 512 * 2 - 1, 2, 2, 2, 45), 2, 46);
+    check_exact(run_problem(prob, {-2, 0, true}, forced, stream));
+    check_exact(run_problem(prob, {1, 1, false}, forced, stream));
+  }
+}
+
+// Views whose arrays start and end off 16-byte boundaries: the bulk kernel copies the 16-byte-
+// aligned interior and the producer lane the edges, reading nothing outside the arrays.
+TEMPLATE_TEST_CASE("SpMV on arrays that are not 16-byte aligned", "[ops][gpu]", float, double) {
+  BSRFLOW_REQUIRE_GPU();
+  using T = TestType;
+  Stream stream;
+  const int b = GENERATE(1, 3);
+  const int shift = GENERATE(1, 2, 3);  // elements before each array in its buffer
+  CAPTURE(b, shift);
+  const HostBsr<T> host = test::random_bsr<T>(1001 * b - (b > 1), 999 * b, b, b, 0.01, 60 + b);
+  const Problem<T> prob = integer_problem(host, 3, 61);
+  auto shifted = [&](const auto& values) {
+    using E = typename std::decay_t<decltype(values)>::value_type;
+    std::vector<E> padded(static_cast<std::size_t>(shift), E(0));
+    padded.insert(padded.end(), values.begin(), values.end());
+    padded.push_back(E(0));
+    return DeviceBuffer<E>::from_host(padded, stream);
+  };
+  const DeviceBuffer<int> row_ptr = shifted(prob.A.row_ptr), col_idx = shifted(prob.A.col_idx);
+  const DeviceBuffer<T> values = shifted(prob.A.values);
+  const BsrView<const T> A{prob.A.rows, prob.A.cols, b, b, prob.A.nnzb(), row_ptr.data() + shift, col_idx.data() + shift,
+                           values.data() + shift};
+  for (const SpmvOptions& options : every_kernel(b, b)) {
+    CAPTURE(describe(options));
+    const SpmvPlan plan = plan_spmv(A, stream, options);
+    GuardedVector<T> x(prob.x, 0, stream), y(test::poisoned<T>(prob.y.size()), 0, stream);
+    plan.run<T>(A, x.data(), y.data(), scalar(T(1)), scalar(T(0)), stream);
+    std::vector<T> want = prob.y;
+    host::spmv(prob.A, prob.x, want, 1.0, 0.0);
+    CHECK(test::bitwise_equal(y.storage(stream), y.expected_storage(want)));
+  }
+}
+
 TEMPLATE_TEST_CASE("SpMV on hostile shapes", "[ops][gpu]", float, double) {
   BSRFLOW_REQUIRE_GPU();
   using T = TestType;
@@ -334,8 +396,9 @@ TEMPLATE_TEST_CASE("SpMV on real data: fp64-bounded, bitwise reproducible, dot f
   Stream stream;
   const int R = GENERATE(1, 3, 4);
   const int C = R == 4 ? 2 : R;
-  const SpmvKernel kernel = GENERATE(SpmvKernel::automatic, SpmvKernel::stream);
+  const SpmvKernel kernel = GENERATE(SpmvKernel::automatic, SpmvKernel::stream, SpmvKernel::team);
   CAPTURE(R, C, static_cast<int>(kernel));
+  if (kernel == SpmvKernel::team && R != C) return;  // no team kernel for 4 x 2
   std::mt19937 rng(77);
   HostBsr<T> A = test::random_bsr<T>(4000 * R - 1, 4000 * C - 1, R, C, 0.003, 78);
   for (auto& v : A.values)
@@ -344,7 +407,10 @@ TEMPLATE_TEST_CASE("SpMV on real data: fp64-bounded, bitwise reproducible, dot f
   const std::vector<T> y0 = test::real_values<T>(static_cast<std::size_t>(A.rows), 80);
   Bsr<T> dA = Bsr<T>::from_host(A, stream);          // non-const: view() is a BsrView<T>, which converts
   const SpmvPlan plan = plan_spmv(dA.view(), stream, SpmvOptions{0, 0, kernel, 0});
-  CHECK((plan.config().kernel == SpmvKernel::team) == (kernel == SpmvKernel::automatic && R == C));
+  // Automatic: bulk or team for these short rows of square blocks (spmv_choose: which one
+  // depends on the GPU, the dtype and the longest row), the stream kernel for 4 x 2.
+  if (kernel == SpmvKernel::automatic)
+    CHECK((plan.config().kernel == SpmvKernel::stream) == (R != C));
   GuardedVector<T> dx(x, 0, stream), dw(y0, 0, stream);
   ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
   DeviceBuffer<T> dot(1, stream);
@@ -382,8 +448,9 @@ TEMPLATE_TEST_CASE("SpMV is capturable and replays with new device scalars", "[o
   const HostBsr<T> A = test::random_bsr<T>(300, 280, 3, 3, 0.05, 90, 2);
   const Problem<T> prob = integer_problem(A, 2, 91);
   const Bsr<T> dA = Bsr<T>::from_host(prob.A, stream);
-  const SpmvKernel kernel = GENERATE(SpmvKernel::team, SpmvKernel::stream);
+  const SpmvKernel kernel = GENERATE(SpmvKernel::team, SpmvKernel::stream, SpmvKernel::bulk);
   CAPTURE(static_cast<int>(kernel));
+  if (kernel == SpmvKernel::bulk && !has_bulk_copy()) return;
   const SpmvPlan plan = plan_spmv(dA.view(), stream, SpmvOptions{0, 0, kernel, 0});  // before capture: it validates and syncs
   GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream), w(prob.w, 0, stream);
   ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
@@ -449,7 +516,8 @@ TEST_CASE("SpMV launch errors and structure errors", "[ops][gpu]") {
                       "spmv: dot.w is null but A has 10 rows");
   BSRFLOW_CHECK_ERROR(launch(view, x.data(), y.data(), SpmvDot<double>{w.data(), r.data(), {}}), Errc::invalid_argument,
                       "spmv dot: the reduce workspace is not set up (null partials or ticket)");
-  CHECK(plan.config().kernel == SpmvKernel::team);  // 3 x 3 blocks, short rows (params(): test_spmv_params.cu)
+  // f64 3 x 3 blocks, short rows (params(): test_spmv_params.cu)
+  CHECK(plan.config().kernel == (has_bulk_copy() ? SpmvKernel::bulk : SpmvKernel::team));
 
   // A workspace one block short of the plan's grid (a plan with several CTAs).
   const HostBsr<double> big = test::random_bsr<double>(3000, 3000, 1, 1, 0.01, 2);

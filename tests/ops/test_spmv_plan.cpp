@@ -130,56 +130,134 @@ TEST_CASE("SpMV kernel names come from the configuration", "[ops]") {
   c.rows_in_flight = 4;
   CHECK(spmv_kernel_name(c) == "spmv_f32_r1c1_team16x4");
   CHECK(c.team_block_rows_per_cta() == 64);
+  c.kernel = SpmvKernel::bulk;
+  c.R = c.C = 3;
+  CHECK(spmv_kernel_name(c) == "spmv_f32_r3c3_bulk");
 }
+
+namespace {
+
+// GPUs as the SpMV choice sees them: with and without cp.async.bulk.
+DeviceInfo gpu(const char* name, int cc_major) {
+  DeviceInfo d;
+  d.name = name;
+  d.cc_major = cc_major;
+  return d;
+}
+const DeviceInfo no_bulk = gpu("NVIDIA A100-SXM4-80GB", 8);
+const DeviceInfo hopper = gpu("NVIDIA H100 80GB HBM3", 9);
+
+}  // namespace
 
 TEST_CASE("SpMV kernel choice: the team kernel for short rows of square blocks up to 4 x 4", "[ops]") {
   const SpmvRowStats poisson{2097152, 14581760, 7};  // 7-point Poisson, 128^3
-  SpmvConfig c = choose_spmv_config(DType::f64, 1, 1, poisson, {});
+  SpmvConfig c = choose_spmv_config(DType::f64, 1, 1, poisson, {}, no_bulk);
   CHECK(c.kernel == SpmvKernel::team);
   CHECK(c.team == 8);
   CHECK(c.rows_in_flight == 4);
   CHECK(spmv_kernel_name(c) == "spmv_f64_r1c1_team8x4");
-  c = choose_spmv_config(DType::f32, 3, 3, SpmvRowStats{884736, 6137856, 7}, {});
+  c = choose_spmv_config(DType::f32, 3, 3, SpmvRowStats{884736, 6137856, 7}, {}, no_bulk);
   CHECK(spmv_kernel_name(c) == "spmv_f32_r3c3_team8x1");
   // Width: the narrowest team at least as wide as the mean row.
-  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 80, 8}, {}).team == 8);
-  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 81, 9}, {}).team == 16);
-  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 170, 20}, {}).team == 32);
-  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 900, 90}, {}).team == 32);
-  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{0, 0, 0}, {}).team == 8);  // empty
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 80, 8}, {}, no_bulk).team == 8);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 81, 9}, {}, no_bulk).team == 16);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 170, 20}, {}, no_bulk).team == 32);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{10, 900, 90}, {}, no_bulk).team == 32);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{0, 0, 0}, {}, no_bulk).team == 8);  // empty
   // The longest row: at most kTeamMaxPasses passes of the team, else stream.
   const int passes = spmv_tuning::kTeamMaxPasses;
-  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * passes}, {}).kernel == SpmvKernel::team);
-  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * passes + 1}, {}).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * passes}, {}, no_bulk).kernel == SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * passes + 1}, {}, no_bulk).kernel == SpmvKernel::stream);
   // Blocks of more than 72 bytes, shapes without a team kernel, and stream settings take the
   // stream kernel.
-  CHECK(choose_spmv_config(DType::f32, 4, 4, SpmvRowStats{100, 700, 7}, {}).kernel == SpmvKernel::team);
-  CHECK(choose_spmv_config(DType::f64, 4, 4, SpmvRowStats{100, 700, 7}, {}).kernel == SpmvKernel::stream);
-  CHECK(choose_spmv_config(DType::f64, 5, 5, poisson, {}).kernel == SpmvKernel::stream);
-  CHECK(choose_spmv_config(DType::f64, 2, 3, poisson, {}).kernel == SpmvKernel::stream);
-  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{8, 256}).kernel == SpmvKernel::stream);
-  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::stream, 0}).kernel ==
+  CHECK(choose_spmv_config(DType::f32, 4, 4, SpmvRowStats{100, 700, 7}, {}, no_bulk).kernel == SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 4, 4, SpmvRowStats{100, 700, 7}, {}, no_bulk).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 5, 5, poisson, {}, no_bulk).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 2, 3, poisson, {}, no_bulk).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{8, 256}, no_bulk).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::stream, 0}, no_bulk).kernel ==
         SpmvKernel::stream);
   // Forced: the team kernel whatever the rows, at the asked width.
-  c = choose_spmv_config(DType::f64, 4, 4, SpmvRowStats{10, 100000, 99991}, SpmvOptions{0, 0, SpmvKernel::team, 16});
+  c = choose_spmv_config(DType::f64, 4, 4, SpmvRowStats{10, 100000, 99991}, SpmvOptions{0, 0, SpmvKernel::team, 16}, no_bulk);
   CHECK(c.kernel == SpmvKernel::team);
   CHECK(c.team == 16);
   CHECK(c.rows_in_flight == 1);
   // Errors.
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 2, 5, poisson, SpmvOptions{0, 0, SpmvKernel::team, 0}),
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 2, 5, poisson, SpmvOptions{0, 0, SpmvKernel::team, 0}, no_bulk),
                       Errc::unsupported,
                       "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not 2 x 5 (SpmvOptions::kernel = "
                       "stream takes any)");
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 5, 5, poisson, SpmvOptions{0, 0, SpmvKernel::team, 0}),
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 5, 5, poisson, SpmvOptions{0, 0, SpmvKernel::team, 0}, no_bulk),
                       Errc::unsupported,
                       "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not 5 x 5 (SpmvOptions::kernel = "
                       "stream takes any)");
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::team, 12}),
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::team, 12}, no_bulk),
                       Errc::invalid_argument, "SpmvOptions: team 12 is not one of 0 (default), 8, 16, 32");
   for (const SpmvOptions& stream_settings : {SpmvOptions{8, 0, SpmvKernel::team, 0}, SpmvOptions{0, 64, SpmvKernel::team, 0}})
-    BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, stream_settings), Errc::invalid_argument,
+    BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, stream_settings, no_bulk), Errc::invalid_argument,
                         "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
                         "takes neither");
+}
+
+TEST_CASE("SpMV kernel choice: the bulk kernel on GPUs with bulk copies, for short rows", "[ops]") {
+  const SpmvRowStats poisson{2097152, 14581760, 7};
+  for (const DType dtype : {DType::f32, DType::f64})
+    for (int b = 1; b <= 4; ++b) {
+      CAPTURE(dtype_name(dtype), b);
+      const SpmvConfig c = choose_spmv_config(dtype, b, b, poisson, {}, hopper);
+      if (b == 3 && dtype == DType::f32) {  // measured behind the team kernel (tuning_spmv.hpp: bulk_preferred)
+        CHECK(c.kernel == SpmvKernel::team);
+        continue;
+      }
+      CHECK(c.kernel == SpmvKernel::bulk);
+      CHECK(spmv_kernel_name(c) == "spmv_" + std::string(dtype_name(dtype)) + "_r" + std::to_string(b) + "c" +
+                                       std::to_string(b) + "_bulk");
+    }
+  // The longest row: at most kBulkMaxRounds rounds of 8 / C blocks' gathers per thread.
+  const int rounds = spmv_tuning::kBulkMaxRounds;
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * rounds}, {}, hopper).kernel == SpmvKernel::bulk);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 8 * rounds + 1}, {}, hopper).kernel ==
+        SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 2, 2, SpmvRowStats{100, 700, 4 * rounds}, {}, hopper).kernel == SpmvKernel::bulk);
+  CHECK(choose_spmv_config(DType::f64, 3, 3, SpmvRowStats{100, 700, 2 * rounds}, {}, hopper).kernel == SpmvKernel::bulk);
+  // fem_solve's elasticity matrix: 27 blocks of 3 x 3 per block row, the team kernel's.
+  CHECK(choose_spmv_config(DType::f64, 3, 3, SpmvRowStats{100, 2700, 27}, {}, hopper).kernel == SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{100, 700, 65}, {}, hopper).kernel ==
+        SpmvKernel::stream);  // too long for the bulk kernel and for a team of 8 in 8 passes
+  CHECK(choose_spmv_config(DType::f64, 5, 5, poisson, {}, hopper).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 2, 3, poisson, {}, hopper).kernel == SpmvKernel::stream);
+  // Without bulk copies, or with team or stream settings: not the bulk kernel.
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, {}, no_bulk).kernel == SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, {}, DeviceInfo{}).kernel == SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::automatic, 16}, hopper).kernel ==
+        SpmvKernel::team);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{8, 256}, hopper).kernel == SpmvKernel::stream);
+  CHECK(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::team, 0}, hopper).kernel ==
+        SpmvKernel::team);
+  // Forced: rows up to one stage's values.
+  const SpmvOptions bulk{0, 0, SpmvKernel::bulk, 0};
+  CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{10, 3000, 2048}, bulk, hopper).kernel == SpmvKernel::bulk);
+  CHECK(choose_spmv_config(DType::f32, 4, 4, SpmvRowStats{10, 300, 128}, bulk, hopper).kernel == SpmvKernel::bulk);
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{10, 3000, 2049}, bulk, hopper),
+                      Errc::unsupported,
+                      "spmv: the bulk kernel takes block rows of at most 2048 values (one stage); the longest has 2049 "
+                      "(SpmvOptions::kernel = stream takes any)");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 3, 3, SpmvRowStats{10, 3000, 300}, bulk, hopper),
+                      Errc::unsupported,
+                      "spmv: the bulk kernel takes block rows of at most 2048 values (one stage); the longest has 2700 "
+                      "(SpmvOptions::kernel = stream takes any)");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, bulk, no_bulk), Errc::unsupported,
+                      "spmv: the bulk kernel needs cp.async.bulk (sm_90 or newer); GPU NVIDIA A100-SXM4-80GB is sm_80 "
+                      "(SpmvOptions::kernel = team or stream runs there)");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 2, 5, poisson, bulk, hopper), Errc::unsupported,
+                      "spmv: the bulk kernel takes square blocks of 1 x 1 to 4 x 4, not 2 x 5 (SpmvOptions::kernel = "
+                      "stream takes any)");
+  for (const SpmvOptions& stream_settings : {SpmvOptions{8, 0, SpmvKernel::bulk, 0}, SpmvOptions{0, 64, SpmvKernel::bulk, 0}})
+    BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, stream_settings, hopper), Errc::invalid_argument,
+                        "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = bulk "
+                        "takes neither");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, SpmvOptions{0, 0, SpmvKernel::bulk, 8}, hopper),
+                      Errc::invalid_argument, "SpmvOptions: team configures the team kernel; kernel = bulk does not take it");
 }
 
 TEST_CASE("plan_spmv and launch reject bad arguments before touching the GPU", "[ops]") {
@@ -233,7 +311,13 @@ TEST_CASE("plan_spmv and launch reject bad arguments before touching the GPU", "
     BSRFLOW_CHECK_ERROR(plan_spmv(odd, nullptr, SpmvOptions{0, 0, SpmvKernel::team, 0}), Errc::unsupported,
                         "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not 3 x 5 (SpmvOptions::kernel = "
                         "stream takes any)");
+    BSRFLOW_CHECK_ERROR(plan_spmv(odd, nullptr, SpmvOptions{0, 0, SpmvKernel::bulk, 0}), Errc::unsupported,
+                        "spmv: the bulk kernel takes square blocks of 1 x 1 to 4 x 4, not 3 x 5 (SpmvOptions::kernel = "
+                        "stream takes any)");
   }
+  BSRFLOW_CHECK_ERROR(plan_spmv(A, nullptr, SpmvOptions{16, 0, SpmvKernel::bulk, 0}), Errc::invalid_argument,
+                      "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = bulk "
+                      "takes neither");
 
   const SpmvPlan empty;
   CHECK(empty.empty());
