@@ -41,6 +41,15 @@ __device__ __forceinline__ std::uint64_t evict_first() {
 
 struct Tile { int row0, row1, nz0, nz1; };
 
+#ifdef BULK_PROBE_SPAN  // spmv_gap_probe.cu: the kernel's own span, first CTA start to last consumer end
+__device__ unsigned long long g_span[2];
+__device__ __forceinline__ unsigned long long globaltimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#endif
+
 // kCap nonzeros (plus 8 of alignment slack) and kMaxRows rows (+8) per stage.
 template <class V, int kCap, int kMaxRows>
 struct Stage {
@@ -64,6 +73,9 @@ __global__ void __launch_bounds__((kWarps + 1) * 32, kMinCtas)
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();
+#ifdef BULK_PROBE_SPAN
+  if (threadIdx.x == 0) atomicMin(&g_span[0], globaltimer());
+#endif
   if (warp == kWarps) {  // producer
     if (lane == 0) {
       const std::uint64_t pol = evict_first();
@@ -111,6 +123,9 @@ __global__ void __launch_bounds__((kWarps + 1) * 32, kMinCtas)
     __syncwarp();
     if (lane == 0) bar_arrive(&empty[s]);
   }
+#ifdef BULK_PROBE_SPAN
+  if (lane == 0) atomicMax(&g_span[1], globaltimer());
+#endif
 }
 
 std::vector<Tile> make_tiles(const Matrix& m, int cap, int max_rows) {
