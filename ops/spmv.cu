@@ -102,7 +102,7 @@ SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOpt
       tiles.insert(tiles.end(), {first, end, row_ptr[first], row_ptr[end]});
     }
     plan.groups_ = part.groups();
-    plan.dot_grid_ = std::max(1, std::min(plan.groups_, sd::bulk_resident_ctas<T>(plan.config_)));
+    plan.dot_grid_ = std::max(1, std::min(plan.groups_, sd::bulk_resident_ctas<T>(plan.config_, device.sm_count)));
     if (!tiles.empty()) plan.tiles_ = DeviceBuffer<int>::from_host(tiles, stream);
     return plan;
   }

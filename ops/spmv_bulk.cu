@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/ops/spmv_bulk_kernel.cuh"
 #include "bsrflow/ops/tuning_spmv.hpp"
@@ -51,7 +50,7 @@ KernelLaunch bulk_launch(const Params<T>& p, const SpmvConfig& config, bool fuse
 }
 
 template <class T>
-int bulk_resident_ctas(const SpmvConfig& config) {
+int bulk_resident_ctas(const SpmvConfig& config, int sm_count) {
   int per_sm = 0;
   for (const bool fused_dot : {false, true}) {
     const int n = visit_bulk_kernel<T>(config, fused_dot, [](auto k) {
@@ -62,12 +61,12 @@ int bulk_resident_ctas(const SpmvConfig& config) {
     });
     per_sm = fused_dot ? std::min(per_sm, n) : n;  // one grid for both forms
   }
-  return std::max(per_sm, 1) * device_info().sm_count;
+  return std::max(per_sm, 1) * sm_count;
 }
 
 template KernelLaunch bulk_launch<float>(const Params<float>&, const SpmvConfig&, bool, int);
 template KernelLaunch bulk_launch<double>(const Params<double>&, const SpmvConfig&, bool, int);
-template int bulk_resident_ctas<float>(const SpmvConfig&);
-template int bulk_resident_ctas<double>(const SpmvConfig&);
+template int bulk_resident_ctas<float>(const SpmvConfig&, int);
+template int bulk_resident_ctas<double>(const SpmvConfig&, int);
 
 }  // namespace bsrflow::spmv_detail

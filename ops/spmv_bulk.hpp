@@ -13,8 +13,8 @@ template <class T>
 KernelLaunch bulk_launch(const Params<T>& p, const SpmvConfig& config, bool fused_dot, int ctas);
 
 // Raises both forms' dynamic shared-memory limit to their ring (once per process and device is
-// enough; plan_spmv calls it) and returns the CTAs the current device holds at once.
+// enough; plan_spmv calls it) and returns the CTAs the current device (sm_count SMs) holds at once.
 template <class T>
-int bulk_resident_ctas(const SpmvConfig& config);
+int bulk_resident_ctas(const SpmvConfig& config, int sm_count);
 
 }  // namespace bsrflow::spmv_detail

@@ -169,7 +169,8 @@ __device__ __forceinline__ T bulk_consume(const Params<T>& p, const Rows& rows, 
         // and NaN), so the fmas need no predicate and the compiler issues every gather of the
         // batch before the first fma. Predicated fmas let it put each fma right behind its own
         // gather; measured (H100, session 11, spmv_bench, % of copy) that costs 2x2 / 3x3 / 4x4
-        // 1-10 points and the f64 1x1 fused dot 7, but gains f32 1x1 3 (80.6 vs 77.5): kept there.
+        // 1-10 points and the f64 1x1 fused dot 7, but gains f32 1x1 ~1 (82.9 vs 81.8 with the
+        // 128-byte windows, perf_log_spmv.md entry 4): kept there.
         constexpr bool kPredicatedFma = sizeof(T) == 4 && R * C == 1;
         T v[kBatch][C], xv[kBatch][C];
         bool use[kBatch][C];
@@ -210,7 +211,7 @@ __global__ void __launch_bounds__(spmv_tuning::kBulkThreads, spmv_tuning::bulk_m
 #else
   using Stage = BulkStage<T, R, C>;
   constexpr int kStages = spmv_tuning::kBulkStages;
-  extern __shared__ __align__(128) unsigned char bulk_smem[];
+  extern __shared__ __align__(kWindowAlign) unsigned char bulk_smem[];
   __shared__ std::uint64_t full[kStages], empty[kStages];
   Stage* const stages = reinterpret_cast<Stage*>(bulk_smem);
   if (threadIdx.x == 0) {

@@ -35,20 +35,17 @@ void check_spmv_options(int R, int C, const SpmvOptions& options) {
                                                  options.team) != std::end(tuning::kTeamSizes),
                   Errc::invalid_argument,
                   "SpmvOptions: team " + std::to_string(options.team) + " is not one of 0 (default), 8, 16, 32");
-  BSRFLOW_REQUIRE(options.kernel != SpmvKernel::team || !stream_settings(options), Errc::invalid_argument,
-                  "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = team "
-                  "takes neither");
-  BSRFLOW_REQUIRE(options.kernel != SpmvKernel::team || has_team_kernel(R, C), Errc::unsupported,
-                  "spmv: the team kernel takes square blocks of 1 x 1 to 4 x 4, not " + shape_text(R, C) +
-                      " (SpmvOptions::kernel = stream takes any)");
-  if (options.kernel != SpmvKernel::bulk) return;
+  // A forced team or bulk kernel: no stream settings, a shape it is instantiated for.
+  const bool team = options.kernel == SpmvKernel::team, bulk = options.kernel == SpmvKernel::bulk;
+  if (!team && !bulk) return;
+  const std::string name = team ? "team" : "bulk";
   BSRFLOW_REQUIRE(!stream_settings(options), Errc::invalid_argument,
-                  "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = bulk "
-                  "takes neither");
-  BSRFLOW_REQUIRE(options.team == 0, Errc::invalid_argument,
+                  "SpmvOptions: items_per_thread and max_rows_per_cta configure the stream kernel; kernel = " + name +
+                      " takes neither");
+  BSRFLOW_REQUIRE(team || options.team == 0, Errc::invalid_argument,
                   "SpmvOptions: team configures the team kernel; kernel = bulk does not take it");
-  BSRFLOW_REQUIRE(has_bulk_kernel(R, C), Errc::unsupported,
-                  "spmv: the bulk kernel takes square blocks of 1 x 1 to 4 x 4, not " + shape_text(R, C) +
+  BSRFLOW_REQUIRE(team ? has_team_kernel(R, C) : has_bulk_kernel(R, C), Errc::unsupported,
+                  "spmv: the " + name + " kernel takes square blocks of 1 x 1 to 4 x 4, not " + shape_text(R, C) +
                       " (SpmvOptions::kernel = stream takes any)");
 }
 

@@ -142,19 +142,32 @@ std::vector<Tile> make_tiles(const Matrix& m, int cap, int max_rows) {
   return t;
 }
 
+// A 1x1 matrix, x and y on the device; arrays padded by 8 entries (the copies round out to 16 bytes).
+template <class V>
+struct DeviceCsr {
+  int *rp, *ci;
+  V *val, *x, *y;
+  DeviceCsr(const Matrix& m, const std::vector<V>& hv, const std::vector<V>& hx) {
+    const size_t nnz = m.ci.size(), rows = hx.size();
+    CK(cudaMalloc(&rp, (m.rp.size() + 8) * 4)); CK(cudaMalloc(&ci, (nnz + 8) * 4));
+    CK(cudaMalloc(&val, (nnz + 8) * sizeof(V))); CK(cudaMalloc(&x, rows * sizeof(V))); CK(cudaMalloc(&y, rows * sizeof(V)));
+    CK(cudaMemcpy(rp, m.rp.data(), m.rp.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(ci, m.ci.data(), nnz * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(val, hv.data(), nnz * sizeof(V), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(x, hx.data(), rows * sizeof(V), cudaMemcpyHostToDevice));
+  }
+  ~DeviceCsr() { CK(cudaFree(rp)); CK(cudaFree(ci)); CK(cudaFree(val)); CK(cudaFree(x)); CK(cudaFree(y)); }
+};
+
 template <class V>
 void run_case(const char* name, const Matrix& m, double copy_gbps, Timer& timer) {
   const long long rows = m.block_rows;
   const size_t nnz = m.ci.size();
   std::vector<V> hv(m.val.begin(), m.val.end()), hx(rows);
   for (long long i = 0; i < rows; ++i) hx[i] = V(1 + (i % 7)) / V(8);
-  int *rp, *ci; V *val, *x, *y;
-  CK(cudaMalloc(&rp, (m.rp.size() + 8) * 4)); CK(cudaMalloc(&ci, (nnz + 8) * 4));
-  CK(cudaMalloc(&val, (nnz + 8) * sizeof(V))); CK(cudaMalloc(&x, rows * sizeof(V))); CK(cudaMalloc(&y, rows * sizeof(V)));
-  CK(cudaMemcpy(rp, m.rp.data(), m.rp.size() * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(ci, m.ci.data(), nnz * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(val, hv.data(), nnz * sizeof(V), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(x, hx.data(), rows * sizeof(V), cudaMemcpyHostToDevice));
+  const DeviceCsr<V> d(m, hv, hx);
+  int *rp = d.rp, *ci = d.ci;
+  V *val = d.val, *x = d.x, *y = d.y;
   std::vector<double> ref(rows, 0.0);
   for (long long r = 0; r < rows; ++r)
     for (int k = m.rp[r]; k < m.rp[r + 1]; ++k) ref[r] += double(hv[k]) * double(hx[m.ci[k]]);
@@ -196,7 +209,6 @@ void run_case(const char* name, const Matrix& m, double copy_gbps, Timer& timer)
   bulk("bulk cap1024 r128 s6 w4", bulk_spmv<V, 1024, 128, 6, 4, 3>, sizeof(Stage<V, 1024, 128>), 1024, 128, 6, 4);
   bulk("bulk cap4096 r512 s3 w16", bulk_spmv<V, 4096, 512, 3, 16, 1>, sizeof(Stage<V, 4096, 512>), 4096, 512, 3, 16);
   bulk("bulk cap2048 r256 s4 w4", bulk_spmv<V, 2048, 256, 4, 4, 2>, sizeof(Stage<V, 2048, 256>), 2048, 256, 4, 4);
-  CK(cudaFree(rp)); CK(cudaFree(ci)); CK(cudaFree(val)); CK(cudaFree(x)); CK(cudaFree(y));
 }
 
 int main() {

@@ -28,13 +28,9 @@ int main() {
   const long long rows = m.block_rows;
   const size_t nnz = m.ci.size();
   std::vector<V> hv(m.val.begin(), m.val.end()), hx(rows, V(0.5));
-  int *rp, *ci; V *val, *x, *y;
-  CK(cudaMalloc(&rp, (m.rp.size() + 8) * 4)); CK(cudaMalloc(&ci, (nnz + 8) * 4));
-  CK(cudaMalloc(&val, (nnz + 8) * sizeof(V))); CK(cudaMalloc(&x, rows * sizeof(V))); CK(cudaMalloc(&y, rows * sizeof(V)));
-  CK(cudaMemcpy(rp, m.rp.data(), m.rp.size() * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(ci, m.ci.data(), nnz * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(val, hv.data(), nnz * sizeof(V), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(x, hx.data(), rows * sizeof(V), cudaMemcpyHostToDevice));
+  const DeviceCsr<V> d(m, hv, hx);
+  int *rp = d.rp, *ci = d.ci;
+  V *val = d.val, *x = d.x, *y = d.y;
   const std::vector<Tile> tiles = make_tiles(m, 2048, 256);
   Tile* dt;
   CK(cudaMalloc(&dt, tiles.size() * sizeof(Tile)));
