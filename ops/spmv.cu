@@ -94,7 +94,8 @@ SpmvPlan plan_spmv(const BsrView<const T>& A, cudaStream_t stream, const SpmvOpt
   if (plan.config_.kernel == SpmvKernel::bulk) {
     // Tiles: groups of whole block rows that fit one stage (no long rows: the choice saw to it).
     const SpmvPartition part =
-        partition_block_rows(row_ptr, A.R * A.C, tuning::kBulkValues, std::max(1, tuning::kBulkRows / A.R));
+        partition_block_rows(row_ptr, A.R * A.C, tuning::bulk_values(A.R, A.C, sizeof(T)),
+                             std::max(1, tuning::kBulkRows / A.R));
     std::vector<int> tiles;
     tiles.reserve(static_cast<std::size_t>(part.groups()) * 4);
     for (int g = 0; g < part.groups(); ++g) {

@@ -8,17 +8,18 @@
 //
 // Three kernels; the plan picks one (SpmvOptions::kernel forces it, name() says which):
 //  - bulk (spmv_bulk_kernel.cuh, sm_90 and newer), for short rows of square blocks 1x1 to 4x4:
-//    the plan cuts the block rows into tiles of at most 2048 values and 256 element rows; a
-//    persistent grid's CTAs each run one producer lane that copies a tile's row_ptr, col_idx and
-//    values into a 3-stage shared-memory ring by cp.async.bulk, and 8 consumer warps that compute
-//    one element row per thread from shared memory. The fused dot is one grid_sum at the end.
-//    Chosen when the GPU has the bulk copies, the block is square up to 4x4 but not f32 3x3 (where
-//    the team kernel measured ahead) and one thread walks the longest element row in at most 4
-//    rounds of 8 values' gathers (tuning_spmv.hpp: bulk_rows_short); forced
-//    (SpmvOptions::kernel = bulk) it takes any square block up to 4x4 and block rows of up to 2048
-//    values. Any element-aligned pointers (the edges of unaligned arrays are copied by plain
-//    loads). On the H100 (docs/perf_log_spmv.md entry 4) it reaches 87.5% / 83% of the copy
-//    bandwidth on the 1x1 Poisson matrix (f64 / f32; team kernel 77% / 71%) and 93% on f64 3x3.
+//    the plan cuts the block rows into tiles of at most 2048 values (4096 for f32 blocks larger
+//    than 1x1: 16 KiB either way) and 256 element rows; a persistent grid's CTAs each run one
+//    producer lane that copies a tile's row_ptr, col_idx and values into a 3-stage shared-memory
+//    ring by cp.async.bulk, and 8 consumer warps that compute one element row per thread from
+//    shared memory. The fused dot is one grid_sum at the end. Chosen when the GPU has the bulk
+//    copies, the block is square up to 4x4 and one thread walks the longest element row in at
+//    most 4 rounds of 8 values' gathers (tuning_spmv.hpp: bulk_rows_short); forced
+//    (SpmvOptions::kernel = bulk) it takes any square block up to 4x4 and block rows of up to one
+//    stage's values. Any element-aligned pointers (the edges of unaligned arrays are copied by
+//    plain loads). On the H100 (docs/perf_log_spmv.md entries 4-5) it reaches 87.5% / 83% of the
+//    copy bandwidth on the 1x1 Poisson matrix (f64 / f32; team kernel 77% / 71%), 93% / 86% on
+//    3x3 and 91% / 91% on 4x4.
 //  - team (spmv_team_kernel.cuh), for short block rows: a team of 8, 16 or 32 lanes per block
 //    row (the narrowest team at least as wide as the mean row), one stored block per lane; each
 //    lane loads its block's column and values and the team's other block rows in flight before
@@ -80,7 +81,8 @@
 //   empty matrix, which has none); then for a forced bulk kernel Errc::unsupported "spmv: the
 //   bulk kernel needs cp.async.bulk (sm_90 or newer); GPU NAME is sm_80 (SpmvOptions::kernel =
 //   team or stream runs there)", "spmv: the bulk kernel takes block rows of at most 2048 values
-//   (one stage); the longest has 2700 (SpmvOptions::kernel = stream takes any)".
+//   (one stage); the longest has 2700 (SpmvOptions::kernel = stream takes any)" (4096 values for
+//   f32 blocks larger than 1x1).
 //   launch / run, Errc::invalid_argument: "spmv: the plan is empty (default-constructed)",
 //   "spmv: the plan was made for f64, called with f32", "spmv: A (10 x 12, 3 x 3 blocks, nnzb 40)
 //   does not match the plan's pattern (10 x 12, 3 x 3 blocks, nnzb 41)", A's null pointers as

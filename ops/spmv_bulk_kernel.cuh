@@ -2,8 +2,9 @@
 // spmv_bulk.cu): y = alpha * A x + beta * y, optionally *dot_result = w . y_out, on sm_90.
 //
 // The plan cuts the block rows into tiles (partition_block_rows: consecutive block rows of at
-// most kBulkValues values and kBulkRows element rows) and records each tile's first / end block
-// row and first / end block. A persistent grid takes tiles t = blockIdx.x, + gridDim.x, ... Per
+// most bulk_values(R, C, sizeof(T)) values and kBulkRows element rows) and records each tile's
+// first / end block row and first / end block. A persistent grid takes tiles t = blockIdx.x,
+// + gridDim.x, ... Per
 // CTA, lane 0 of the producer warp copies each tile's slices of row_ptr, col_idx and values into
 // a ring of kBulkStages shared-memory stages with cp.async.bulk (evict-first: each byte is read
 // once), completing on the stage's full barrier; the 8 consumer warps wait on it and compute one
@@ -46,7 +47,7 @@ constexpr int kWindowAlign = 128;
 // One stage of the ring. Each window holds its slice, up to 127 bytes before it and 15 after.
 template <class T, int R, int C>
 struct alignas(kWindowAlign) BulkStage {
-  static constexpr int kBlocks = spmv_tuning::kBulkValues / (R * C);   // a tile's blocks at most
+  static constexpr int kBlocks = spmv_tuning::bulk_values(R, C, sizeof(T)) / (R * C);  // a tile's blocks at most
   static constexpr int kBlockRows = spmv_tuning::kBulkRows / R;        // a tile's block rows at most
   static constexpr int slack(int element_bytes) { return (kWindowAlign + 16) / element_bytes; }
   alignas(kWindowAlign) T values[kBlocks * R * C + slack(sizeof(T))];

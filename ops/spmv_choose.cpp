@@ -71,8 +71,9 @@ SpmvConfig choose_spmv_config(DType dtype, int R, int C, const SpmvRowStats& row
                     "spmv: the bulk kernel needs cp.async.bulk (sm_90 or newer); GPU " + device.name + " is sm_" +
                         std::to_string(device.compute_capability()) +
                         " (SpmvOptions::kernel = team or stream runs there)");
-    BSRFLOW_REQUIRE(longest_values <= tuning::kBulkValues, Errc::unsupported,
-                    "spmv: the bulk kernel takes block rows of at most " + std::to_string(tuning::kBulkValues) +
+    const int stage_values = tuning::bulk_values(R, C, dtype_size(dtype));
+    BSRFLOW_REQUIRE(longest_values <= stage_values, Errc::unsupported,
+                    "spmv: the bulk kernel takes block rows of at most " + std::to_string(stage_values) +
                         " values (one stage); the longest has " + std::to_string(longest_values) +
                         " (SpmvOptions::kernel = stream takes any)");
     config.kernel = SpmvKernel::bulk;

@@ -100,18 +100,24 @@ constexpr int team_for_mean_blocks(std::int64_t nnzb, std::int64_t block_rows) {
 constexpr int kBulkConsumerWarps = 8;
 constexpr int kBulkThreads = (kBulkConsumerWarps + 1) * 32;  // + the producer warp
 constexpr int kBulkStages = 3;
-constexpr int kBulkValues = 2048;  // values per stage (a tile's blocks x R x C)
-constexpr int kBulkRows = 256;     // element rows per tile (one per consumer thread)
-constexpr int kBulkMaxBlockDim = 4;  // square blocks 1x1 .. 4x4 are instantiated
-// Automatic choice: where the bulk kernel measured ahead (H100, session 11 call 7, spmv_bench on
-// the dense-block Poisson matrices, % of copy; team / stream from the same binary in call 5):
-//   1x1 f64 87.5 (team 77.4), f32 82.9 (71.2); 2x2 f64 88.5 (77.5), f32 81.2 (69.6);
-//   3x3 f64 92.9 (88.6); 4x4 f64 91.1 (stream 73.2), f32 79.2 (team 60.3).
-// Not 3x3 f32: 77.1 against the team kernel's 85.5 (three threads per block row gather the same x
-// and read values 9 apart).
-constexpr bool bulk_preferred(int R, int C, unsigned long value_size) {
-  return R == C && R <= kBulkMaxBlockDim && !(R == 3 && value_size == 4);
+// Values per stage (a tile's blocks x R x C): 2048, i.e. 16 KiB of f64. f32 blocks larger than
+// 1x1 take 4096, the same 16 KiB: with 2048 a 3x3 f32 stage held 32 block rows, i.e. 96 element
+// rows for the 256 consumer threads, and half the bytes per stage handshake (perf_log_spmv.md
+// entry 5). f32 1x1 keeps 2048: its 7-value rows reach kBulkRows first (1792 values).
+constexpr int kBulkValues = 2048;
+constexpr int bulk_values(int R, int C, unsigned long value_size) {
+  return value_size == 4 && R * C > 1 ? 2 * kBulkValues : kBulkValues;
 }
+constexpr int kBulkRows = 256;  // element rows per tile (one per consumer thread)
+constexpr int kBulkMaxBlockDim = 4;  // square blocks 1x1 .. 4x4 are instantiated
+// Automatic choice: every square block up to 4x4, where the bulk kernel measured ahead (H100,
+// session 11 call 7, spmv_bench on the dense-block Poisson matrices, % of copy; team / stream
+// from the same binary in call 5): 1x1 f64 87.5 (team 77.4), f32 82.9 (71.2); 2x2 f64 88.5
+// (77.5); 3x3 f64 92.9 (88.6); 4x4 f64 91.1 (stream 73.2). f32 blocks with 4096-value stages
+// (session 12, perf_log_spmv.md entry 5; H100 / H200): 2x2 82 / 76 (team 69 / 56), 3x3 86.2 /
+// 76.6 (team 85.5 / 75.3; with the fused dot, H200: 67.5 against 63.8), 4x4 91.3 / 84.5 (team
+// 60 / 43).
+constexpr bool bulk_preferred(int R, int C, unsigned long /*value_size*/) { return R == C && R <= kBulkMaxBlockDim; }
 // Blocks of a row whose x gathers one consumer thread has in flight together (8 values' worth).
 constexpr int bulk_batch(int C) { return C >= 8 ? 1 : 8 / C; }
 // Automatic choice: the bulk kernel when one thread walks the longest element row in at most this

@@ -23,6 +23,7 @@
 #include "bsrflow/core/stream.hpp"
 #include "bsrflow/ops/cpu_spmv.hpp"
 #include "bsrflow/ops/spmv.hpp"
+#include "bsrflow/ops/tuning_spmv.hpp"
 #include "support/device_vectors.hpp"
 #include "support/expect_error.hpp"
 #include "support/gpu.hpp"
@@ -289,9 +290,11 @@ TEMPLATE_TEST_CASE("SpMV bulk kernel on power-law rows: up to a whole stage per 
     check_exact(run_problem(prob, {1, 3, false}, forced, stream));
     check_exact(run_problem(prob, {-1, 0, true}, forced, stream));
   }
-  SECTION("2 x 2 blocks, block rows up to 512 blocks, partial edges") {
-    static const HostCsr<float> pattern = test::powerlaw_csr<float>(900, 512, 30000, 1.0, 44);
-    const Problem<T> prob = integer_problem(bsr_on_pattern<T>(pattern, 900 * 2 - 1, 512 * 2 - 1, 2, 2, 2, 45), 2, 46);
+  SECTION("2 x 2 blocks, block rows up to a whole stage (512 blocks f64, 1024 f32), partial edges") {
+    constexpr int kLongest = spmv_tuning::bulk_values(2, 2, sizeof(T)) / 4;
+    static const HostCsr<float> pattern = test::powerlaw_csr<float>(900, kLongest, 30000, 1.0, 44);
+    const Problem<T> prob =
+        integer_problem(bsr_on_pattern<T>(pattern, 900 * 2 - 1, kLongest * 2 - 1, 2, 2, 2, 45), 2, 46);
     check_exact(run_problem(prob, {-2, 0, true}, forced, stream));
     check_exact(run_problem(prob, {1, 1, false}, forced, stream));
   }

@@ -205,10 +205,6 @@ TEST_CASE("SpMV kernel choice: the bulk kernel on GPUs with bulk copies, for sho
     for (int b = 1; b <= 4; ++b) {
       CAPTURE(dtype_name(dtype), b);
       const SpmvConfig c = choose_spmv_config(dtype, b, b, poisson, {}, hopper);
-      if (b == 3 && dtype == DType::f32) {  // measured behind the team kernel (tuning_spmv.hpp: bulk_preferred)
-        CHECK(c.kernel == SpmvKernel::team);
-        continue;
-      }
       CHECK(c.kernel == SpmvKernel::bulk);
       CHECK(spmv_kernel_name(c) == "spmv_" + std::string(dtype_name(dtype)) + "_r" + std::to_string(b) + "c" +
                                        std::to_string(b) + "_bulk");
@@ -238,6 +234,16 @@ TEST_CASE("SpMV kernel choice: the bulk kernel on GPUs with bulk copies, for sho
   const SpmvOptions bulk{0, 0, SpmvKernel::bulk, 0};
   CHECK(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{10, 3000, 2048}, bulk, hopper).kernel == SpmvKernel::bulk);
   CHECK(choose_spmv_config(DType::f32, 4, 4, SpmvRowStats{10, 300, 128}, bulk, hopper).kernel == SpmvKernel::bulk);
+  // f32 blocks larger than 1x1 take stages of 4096 values (the same 16 KiB as 2048 f64 values).
+  CHECK(choose_spmv_config(DType::f32, 2, 2, SpmvRowStats{10, 3000, 1024}, bulk, hopper).kernel == SpmvKernel::bulk);
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f32, 2, 2, SpmvRowStats{10, 3000, 1025}, bulk, hopper),
+                      Errc::unsupported,
+                      "spmv: the bulk kernel takes block rows of at most 4096 values (one stage); the longest has 4100 "
+                      "(SpmvOptions::kernel = stream takes any)");
+  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f32, 1, 1, SpmvRowStats{10, 3000, 2049}, bulk, hopper),
+                      Errc::unsupported,
+                      "spmv: the bulk kernel takes block rows of at most 2048 values (one stage); the longest has 2049 "
+                      "(SpmvOptions::kernel = stream takes any)");
   BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{10, 3000, 2049}, bulk, hopper),
                       Errc::unsupported,
                       "spmv: the bulk kernel takes block rows of at most 2048 values (one stage); the longest has 2049 "
