@@ -221,6 +221,38 @@ TEMPLATE_TEST_CASE("SpMV's fused dot with w = y weighs by the new y", "[ops][gpu
     CHECK(std::fabs(got - want_dot) <= 64 * unit_roundoff<T>() * want_dot);
 }
 
+// w may be y itself (spmv_kernel.cuh: PlainRows): every kernel must dot the result, not the old y,
+// with itself.
+TEMPLATE_TEST_CASE("SpMV fused dot of the result with itself (w = y), every kernel", "[ops][gpu]", float, double) {
+  BSRFLOW_REQUIRE_GPU();
+  using T = TestType;
+  Stream stream;
+  const int b = GENERATE(1, 3);
+  CAPTURE(b);
+  const Problem<T> prob = integer_problem(test::random_bsr<T>(300, 280, b, b, 0.05, 94 + b, 2), 2, 95);
+  const Bsr<T> dA = Bsr<T>::from_host(prob.A, stream);
+  std::vector<T> want = prob.y;
+  host::spmv(prob.A, prob.x, want, 2.0, -1.0);
+  double want_dot = 0;
+  for (T v : want) want_dot += static_cast<double>(v) * v;
+  for (const SpmvOptions& options : every_kernel(b, b)) {
+    CAPTURE(describe(options));
+    const SpmvPlan plan = plan_spmv(dA.view(), stream, options);
+    GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream);
+    ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
+    DeviceBuffer<T> dot(1, stream);
+    dot.fill_bytes(0xFF, stream);
+    plan.run<T>(dA.view(), x.data(), y.data(), scalar(T(2)), scalar(T(-1)), stream,
+                SpmvDot<T>{y.data(), dot.data(), scratch.view()});
+    CHECK(test::bitwise_equal(y.storage(stream), y.expected_storage(want)));
+    const double got = dot.to_host(stream).front();
+    if (want_dot < 1.0 / unit_roundoff<T>())
+      CHECK(got == static_cast<T>(want_dot));
+    else
+      CHECK(std::fabs(got - want_dot) <= 64 * unit_roundoff<T>() * want_dot);
+  }
+}
+
 TEMPLATE_TEST_CASE("SpMV stream variants on power-law rows: streamed, wide teams and long rows", "[ops][gpu]", float,
                    double) {
   BSRFLOW_REQUIRE_GPU();
