@@ -4,12 +4,12 @@
 // The plan cuts the block rows into tiles (partition_block_rows: consecutive block rows of at
 // most bulk_values(R, C, sizeof(T)) values and kBulkRows element rows) and records each tile's
 // first / end block row and first / end block. A persistent grid takes tiles t = blockIdx.x,
-// + gridDim.x, ... Per
-// CTA, lane 0 of the producer warp copies each tile's slices of row_ptr, col_idx and values into
-// a ring of kBulkStages shared-memory stages with cp.async.bulk (evict-first: each byte is read
-// once), completing on the stage's full barrier; the 8 consumer warps wait on it and compute one
-// element row per thread, reading the row's blocks from shared memory and gathering x through
-// the read-only path, then release the stage (one arrival per warp on its empty barrier).
+// + gridDim.x, ... Per CTA, lane 0 of the producer warp copies each tile's slices of row_ptr,
+// col_idx and values into a ring of kBulkStages shared-memory stages with cp.async.bulk
+// (evict-first: each byte is read once), completing on the stage's full barrier; the 8 consumer
+// warps wait on it and compute one element row per thread, reading the row's blocks from shared
+// memory and gathering x through the read-only path, then release the stage (one arrival per
+// warp on its empty barrier).
 //
 // Why: the team kernel's loads wait on row_ptr and then on each other per warp, and reach 77% /
 // 71% of the copy bandwidth on the 1x1 Poisson matrix (f64 / f32, H100); a producer that runs a
@@ -48,7 +48,7 @@ constexpr int kWindowAlign = 128;
 template <class T, int R, int C>
 struct alignas(kWindowAlign) BulkStage {
   static constexpr int kBlocks = spmv_tuning::bulk_values(R, C, sizeof(T)) / (R * C);  // a tile's blocks at most
-  static constexpr int kBlockRows = spmv_tuning::kBulkRows / R;        // a tile's block rows at most
+  static constexpr int kBlockRows = spmv_tuning::kBulkRows / R;  // a tile's block rows at most
   static constexpr int slack(int element_bytes) { return (kWindowAlign + 16) / element_bytes; }
   alignas(kWindowAlign) T values[kBlocks * R * C + slack(sizeof(T))];
   alignas(kWindowAlign) int cols[kBlocks + slack(4)];

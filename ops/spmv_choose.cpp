@@ -80,7 +80,7 @@ SpmvConfig choose_spmv_config(DType dtype, int R, int C, const SpmvRowStats& row
     return config;
   }
   if (options.kernel == SpmvKernel::automatic && !stream_settings(options) && options.team == 0 &&
-      tuning::bulk_preferred(R, C, dtype_size(dtype)) && has_bulk_copy(device) &&
+      tuning::bulk_preferred(R, C) && has_bulk_copy(device) &&
       tuning::bulk_rows_short(rows.max_row_blocks, C)) {
     config.kernel = SpmvKernel::bulk;
     return config;

@@ -117,7 +117,7 @@ constexpr int kBulkMaxBlockDim = 4;  // square blocks 1x1 .. 4x4 are instantiate
 // (session 12, perf_log_spmv.md entry 5; H100 / H200): 2x2 82 / 76 (team 69 / 56), 3x3 86.2 /
 // 76.6 (team 85.5 / 75.3; with the fused dot, H200: 67.5 against 63.8), 4x4 91.3 / 84.5 (team
 // 60 / 43).
-constexpr bool bulk_preferred(int R, int C, unsigned long /*value_size*/) { return R == C && R <= kBulkMaxBlockDim; }
+constexpr bool bulk_preferred(int R, int C) { return R == C && R <= kBulkMaxBlockDim; }
 // Blocks of a row whose x gathers one consumer thread has in flight together (8 values' worth).
 constexpr int bulk_batch(int C) { return C >= 8 ? 1 : 8 / C; }
 // Automatic choice: the bulk kernel when one thread walks the longest element row in at most this
