@@ -126,7 +126,7 @@ struct SpmvDot {
 };
 
 enum class SpmvKernel {
-  automatic,  // bulk (tuning_spmv.hpp: bulk_preferred), else team, where the shape, the GPU and the rows allow, else stream
+  automatic,  // bulk, else team, where the shape, the GPU and the rows allow (spmv_choose.cpp), else stream
   stream,
   team,
   bulk,

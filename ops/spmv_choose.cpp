@@ -80,8 +80,8 @@ SpmvConfig choose_spmv_config(DType dtype, int R, int C, const SpmvRowStats& row
     return config;
   }
   if (options.kernel == SpmvKernel::automatic && !stream_settings(options) && options.team == 0 &&
-      tuning::bulk_preferred(R, C) && has_bulk_copy(device) &&
-      tuning::bulk_rows_short(rows.max_row_blocks, C)) {
+      has_bulk_kernel(R, C) && has_bulk_copy(device) && tuning::bulk_rows_short(rows.max_row_blocks, C)) {
+    // Every instantiated shape measured ahead of the team and stream kernels (tuning_spmv.hpp).
     config.kernel = SpmvKernel::bulk;
     return config;
   }

@@ -110,14 +110,13 @@ constexpr int bulk_values(int R, int C, unsigned long value_size) {
 }
 constexpr int kBulkRows = 256;  // element rows per tile (one per consumer thread)
 constexpr int kBulkMaxBlockDim = 4;  // square blocks 1x1 .. 4x4 are instantiated
-// Automatic choice: every square block up to 4x4, where the bulk kernel measured ahead (H100,
-// session 11 call 7, spmv_bench on the dense-block Poisson matrices, % of copy; team / stream
-// from the same binary in call 5): 1x1 f64 87.5 (team 77.4), f32 82.9 (71.2); 2x2 f64 88.5
-// (77.5); 3x3 f64 92.9 (88.6); 4x4 f64 91.1 (stream 73.2). f32 blocks with 4096-value stages
-// (session 12, perf_log_spmv.md entry 5; H100 / H200): 2x2 82 / 76 (team 69 / 56), 3x3 86.2 /
-// 76.6 (team 85.5 / 75.3; with the fused dot, H200: 67.5 against 63.8), 4x4 91.3 / 84.5 (team
-// 60 / 43).
-constexpr bool bulk_preferred(int R, int C) { return R == C && R <= kBulkMaxBlockDim; }
+// Automatic choice: every block shape the bulk kernel is instantiated for (spmv_choose.cpp takes it
+// for any of them with short rows), since it measured ahead on each (H100, session 11 call 7,
+// spmv_bench on the dense-block Poisson matrices, % of copy; team / stream from the same binary in
+// call 5): 1x1 f64 87.5 (team 77.4), f32 82.9 (71.2); 2x2 f64 88.5 (77.5); 3x3 f64 92.9 (88.6);
+// 4x4 f64 91.1 (stream 73.2). f32 blocks with 4096-value stages (session 12, perf_log_spmv.md
+// entry 5; H100 / H200): 2x2 82 / 76 (team 69 / 56), 3x3 86.2 / 76.6 (team 85.5 / 75.3; with the
+// fused dot, H200: 67.5 against 63.8), 4x4 91.3 / 84.5 (team 60 / 43).
 // Blocks of a row whose x gathers one consumer thread has in flight together (8 values' worth).
 constexpr int bulk_batch(int C) { return C >= 8 ? 1 : 8 / C; }
 // Automatic choice: the bulk kernel when one thread walks the longest element row in at most this

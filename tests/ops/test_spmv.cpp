@@ -176,6 +176,29 @@ TEMPLATE_TEST_CASE("SpMV is exact on integer data for every block shape up to 8 
     }
 }
 
+// Runs `plan` once as y = 2 A x - y with the fused dot of the result with itself (w = y) and
+// checks y bit for bit and the dot against y_out . y_out: w_i y_i with the old y would differ by
+// far more than rounding.
+template <class T>
+void check_dot_with_itself(const Problem<T>& prob, const Bsr<T>& dA, const SpmvPlan& plan, cudaStream_t stream) {
+  GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream);
+  ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
+  DeviceBuffer<T> dot(1, stream);
+  dot.fill_bytes(0xFF, stream);
+  plan.run<T>(dA.view(), x.data(), y.data(), scalar(T(2)), scalar(T(-1)), stream,
+              SpmvDot<T>{y.data(), dot.data(), scratch.view()});
+  std::vector<T> want = prob.y;
+  host::spmv(prob.A, prob.x, want, 2.0, -1.0);
+  CHECK(test::bitwise_equal(y.storage(stream), y.expected_storage(want)));
+  double want_dot = 0;
+  for (T v : want) want_dot += static_cast<double>(v) * v;
+  const double got = dot.to_host(stream).front();
+  if (want_dot < 1.0 / unit_roundoff<T>())
+    CHECK(got == static_cast<T>(want_dot));
+  else
+    CHECK(std::fabs(got - want_dot) <= 64 * unit_roundoff<T>() * want_dot);
+}
+
 TEMPLATE_TEST_CASE("SpMV's fused dot with w = y weighs by the new y", "[ops][gpu]", float, double) {
   BSRFLOW_REQUIRE_GPU();
   using T = TestType;
@@ -202,23 +225,7 @@ TEMPLATE_TEST_CASE("SpMV's fused dot with w = y weighs by the new y", "[ops][gpu
   CAPTURE(describe(options));
   const SpmvPlan plan = plan_spmv(dA.view(), stream, options);
   REQUIRE(plan.long_rows() == (options.kernel == SpmvKernel::team ? 0 : 1));
-  GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream);
-  ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
-  DeviceBuffer<T> dot(1, stream);
-  dot.fill_bytes(0xFF, stream);
-  plan.run<T>(dA.view(), x.data(), y.data(), scalar(T(2)), scalar(T(-1)), stream,
-              SpmvDot<T>{y.data(), dot.data(), scratch.view()});
-  std::vector<T> want = prob.y;
-  host::spmv(prob.A, prob.x, want, 2.0, -1.0);
-  CHECK(test::bitwise_equal(y.storage(stream), y.expected_storage(want)));
-  double want_dot = 0;
-  for (T v : want) want_dot += static_cast<double>(v) * v;
-  // w_i y_i with the old y would differ by far more than rounding: y_out = 2 A x - y_in.
-  const double got = dot.to_host(stream).front();
-  if (want_dot < 1.0 / unit_roundoff<T>())
-    CHECK(got == static_cast<T>(want_dot));
-  else
-    CHECK(std::fabs(got - want_dot) <= 64 * unit_roundoff<T>() * want_dot);
+  check_dot_with_itself(prob, dA, plan, stream);
 }
 
 // w may be y itself (spmv_kernel.cuh: PlainRows): every kernel must dot the result, not the old y,
@@ -231,25 +238,9 @@ TEMPLATE_TEST_CASE("SpMV fused dot of the result with itself (w = y), every kern
   CAPTURE(b);
   const Problem<T> prob = integer_problem(test::random_bsr<T>(300, 280, b, b, 0.05, 94 + b, 2), 2, 95);
   const Bsr<T> dA = Bsr<T>::from_host(prob.A, stream);
-  std::vector<T> want = prob.y;
-  host::spmv(prob.A, prob.x, want, 2.0, -1.0);
-  double want_dot = 0;
-  for (T v : want) want_dot += static_cast<double>(v) * v;
   for (const SpmvOptions& options : every_kernel(b, b)) {
     CAPTURE(describe(options));
-    const SpmvPlan plan = plan_spmv(dA.view(), stream, options);
-    GuardedVector<T> x(prob.x, 0, stream), y(prob.y, 0, stream);
-    ReduceScratch<T> scratch(plan.grid_blocks(), 1, stream);
-    DeviceBuffer<T> dot(1, stream);
-    dot.fill_bytes(0xFF, stream);
-    plan.run<T>(dA.view(), x.data(), y.data(), scalar(T(2)), scalar(T(-1)), stream,
-                SpmvDot<T>{y.data(), dot.data(), scratch.view()});
-    CHECK(test::bitwise_equal(y.storage(stream), y.expected_storage(want)));
-    const double got = dot.to_host(stream).front();
-    if (want_dot < 1.0 / unit_roundoff<T>())
-      CHECK(got == static_cast<T>(want_dot));
-    else
-      CHECK(std::fabs(got - want_dot) <= 64 * unit_roundoff<T>() * want_dot);
+    check_dot_with_itself(prob, dA, plan_spmv(dA.view(), stream, options), stream);
   }
 }
 

@@ -236,22 +236,23 @@ TEST_CASE("SpMV kernel choice: the bulk kernel on GPUs with bulk copies, for sho
   CHECK(choose_spmv_config(DType::f32, 4, 4, SpmvRowStats{10, 300, 128}, bulk, hopper).kernel == SpmvKernel::bulk);
   // f32 blocks larger than 1x1 take stages of 4096 values (the same 16 KiB as 2048 f64 values).
   CHECK(choose_spmv_config(DType::f32, 2, 2, SpmvRowStats{10, 3000, 1024}, bulk, hopper).kernel == SpmvKernel::bulk);
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f32, 2, 2, SpmvRowStats{10, 3000, 1025}, bulk, hopper),
-                      Errc::unsupported,
-                      "spmv: the bulk kernel takes block rows of at most 4096 values (one stage); the longest has 4100 "
-                      "(SpmvOptions::kernel = stream takes any)");
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f32, 1, 1, SpmvRowStats{10, 3000, 2049}, bulk, hopper),
-                      Errc::unsupported,
-                      "spmv: the bulk kernel takes block rows of at most 2048 values (one stage); the longest has 2049 "
-                      "(SpmvOptions::kernel = stream takes any)");
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, SpmvRowStats{10, 3000, 2049}, bulk, hopper),
-                      Errc::unsupported,
-                      "spmv: the bulk kernel takes block rows of at most 2048 values (one stage); the longest has 2049 "
-                      "(SpmvOptions::kernel = stream takes any)");
-  BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 3, 3, SpmvRowStats{10, 3000, 300}, bulk, hopper),
-                      Errc::unsupported,
-                      "spmv: the bulk kernel takes block rows of at most 2048 values (one stage); the longest has 2700 "
-                      "(SpmvOptions::kernel = stream takes any)");
+  // One block row past one stage: f32 2x2 (4096 values), f32 and f64 1x1 and f64 3x3 (2048).
+  struct TooLong {
+    DType dtype;
+    int b;
+    std::int64_t blocks;
+    const char* limit_and_longest;
+  };
+  for (const TooLong& t : {TooLong{DType::f32, 2, 1025, "4096 values (one stage); the longest has 4100"},
+                           TooLong{DType::f32, 1, 2049, "2048 values (one stage); the longest has 2049"},
+                           TooLong{DType::f64, 1, 2049, "2048 values (one stage); the longest has 2049"},
+                           TooLong{DType::f64, 3, 300, "2048 values (one stage); the longest has 2700"}}) {
+    CAPTURE(dtype_name(t.dtype), t.b);
+    BSRFLOW_CHECK_ERROR(choose_spmv_config(t.dtype, t.b, t.b, SpmvRowStats{10, 3000, t.blocks}, bulk, hopper),
+                        Errc::unsupported,
+                        std::string("spmv: the bulk kernel takes block rows of at most ") + t.limit_and_longest +
+                            " (SpmvOptions::kernel = stream takes any)");
+  }
   BSRFLOW_CHECK_ERROR(choose_spmv_config(DType::f64, 1, 1, poisson, bulk, no_bulk), Errc::unsupported,
                       "spmv: the bulk kernel needs cp.async.bulk (sm_90 or newer); GPU NVIDIA A100-SXM4-80GB is sm_80 "
                       "(SpmvOptions::kernel = team or stream runs there)");
