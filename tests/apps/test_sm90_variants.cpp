@@ -30,7 +30,8 @@ using test::fake_h100;
 TEST_CASE("sm90 variant names round-trip and bad names say what is wrong", "[apps]") {
   using V = Sm90Variant;
   for (const V& v : {V{256, GemmOrientation::direct, 0}, V{512, GemmOrientation::swap, 0},
-                     V{256, GemmOrientation::direct, 32}, V{128, GemmOrientation::direct, 64}})
+                     V{256, GemmOrientation::direct, 32}, V{128, GemmOrientation::direct, 64},
+                     V{1024, GemmOrientation::swap, 0}})
     CHECK(parse_variant(variant_name(v)) == v);
   CHECK(variant_name({256, GemmOrientation::direct, 32}) == "swath256_direct_kc32");
   CHECK(variant_name({512, GemmOrientation::swap, 0}) == "swath512_swap");
@@ -39,7 +40,7 @@ TEST_CASE("sm90 variant names round-trip and bad names say what is wrong", "[app
                           "swath256_direct_kc32_s4", ""})
     CHECK_APP_ERROR(parse_variant(bad), Errc::invalid_argument, "--sm90-configs: '" + std::string(bad) + "' " + form);
   CHECK_APP_ERROR(parse_variant("swath300_swap"), Errc::invalid_argument,
-                  "--sm90-configs: 'swath300_swap' has swath 300; the kernel's swaths are 128, 256 and 512");
+                  "--sm90-configs: 'swath300_swap' has swath 300; the kernel's swaths are 128, 256, 512 and 1024");
   CHECK_APP_ERROR(parse_variant("swath256_sideways"), Errc::invalid_argument,
                   "'swath256_sideways' has orientation 'sideways'; expected direct or swap");
   CHECK_APP_ERROR(parse_variant("swath256_direct_kc48"), Errc::invalid_argument,
