@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "bsrflow/ops/sm90_wgmma.cuh"
+#include "bsrflow/ops/tuning_sm90.hpp"
 
 namespace bsrflow::sm90 {
 
@@ -26,7 +27,7 @@ struct KernelTraits {
 
   static_assert(std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>, "16-bit inputs only");
   static_assert(KC == 16 || KC == 32 || KC == 64, "k-chunk: one 32/64/128-byte swizzle row");
-  static_assert(SW == 128 || SW == 256 || SW == 512 || SW == 1024, "swath: 128, 256, 512 or 1024 columns");
+  static_assert(supported_swath(SW), "swath: 128, 256, 512 or 1024 columns");
   static_assert(kSwap ? (R == 16 || R == 32 || R == 64) : (R == 64 || R == 128),
                 "direct orientation needs R in {64, 128}; swap-AB needs R in {16, 32, 64}");
 

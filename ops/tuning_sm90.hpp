@@ -53,6 +53,8 @@ constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout) {
 
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.
 constexpr bool supported_block_dim(int d) { return d == 16 || d == 32 || d == 64 || d == 128; }
+// Swaths (N columns per tile) a kernel can be instantiated with; sm90_instances.cuh says which are.
+constexpr bool supported_swath(int s) { return s == 128 || s == 256 || s == 512 || s == 1024; }
 
 // Stage ring depth bounds. More than 8 never helped the copy-only probe (DESIGN.md: 24 stages
 // was worse than 8 for 16-row boxes); fewer than 2 cannot overlap load and math.

@@ -9,6 +9,7 @@
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/ops/gemm_tunables.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
 
 namespace bsrflow::bench {
 
@@ -66,7 +67,7 @@ Sm90Variant parse_variant(std::string_view name) {
   Sm90Variant v;
   v.swath = number_after(words[0], "swath");
   if (v.swath < 0) fail(form);
-  if (v.swath != 128 && v.swath != 256 && v.swath != 512 && v.swath != 1024)
+  if (!sm90::supported_swath(v.swath))
     fail("has swath " + std::to_string(v.swath) + "; the kernel's swaths are 128, 256, 512 and 1024");
   if (words[1] == "swap") v.orientation = GemmOrientation::swap;
   else if (words[1] != "direct") fail("has orientation '" + words[1] + "'; expected direct or swap");
