@@ -8,7 +8,8 @@
 // random data, plan time reported apart. Effective TFLOPS count stored blocks only:
 // 2 * nnzb * R * C * N / t. Set BSRFLOW_SM90BENCH_N to change the size (multiple of 128),
 // BSRFLOW_SM90BENCH_BLOCKS to a comma list (e.g. "16,128") to run fewer block sizes,
-// BSRFLOW_SM90BENCH_DENSITY to store another fraction of each block row (default 0.125), and
+// BSRFLOW_SM90BENCH_DENSITY to store another fraction of each block row (default 0.125),
+// BSRFLOW_SM90BENCH_OUT=f32 for f32 output (twice the bytes written; perf_log entry 29), and
 // BSRFLOW_SM90BENCH_REPS to time fewer runs (1 with one warm-up: a profiler run).
 #include <catch2/catch.hpp>
 
@@ -90,6 +91,10 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
   if (const char* env = std::getenv("BSRFLOW_SM90BENCH_DENSITY")) density = std::atof(env);
   REQUIRE((density > 0.0 && density <= 1.0));
   std::printf("stored: %.4g of the block columns of every block row\n", density);
+  const char* out_env = std::getenv("BSRFLOW_SM90BENCH_OUT");
+  const bool out_f32 = out_env != nullptr && std::string(out_env) == "f32";
+  REQUIRE((out_env == nullptr || out_f32 || std::string(out_env) == "f16"));
+  std::printf("output: %s\n", out_f32 ? "f32" : "f16");
   const DeviceInfo dev = device_info();
   Stream stream;
   std::printf("device: %s (sm_%d, %d SMs, L2 %zu MiB)\n", dev.name.c_str(), dev.compute_capability(), dev.sm_count,
@@ -102,6 +107,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
   DeviceBuffer<__half> B(static_cast<std::size_t>(n) * n, stream), C(static_cast<std::size_t>(n) * n, stream);
   fill(B, 2, stream);
   fill(C, 3, stream);
+  DeviceBuffer<float> C32(out_f32 ? static_cast<std::size_t>(n) * n : 0, stream);  // f32 output
 
   // cuBLAS dense on the densified problem (any data: only the time matters).
   double cublas_tflops = 0.0;
@@ -154,6 +160,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
                   DeviceBuffer<int>::from_host(col_idx, stream), std::move(values));
     const DenseView<const __half> Bv{B.data(), n, n, n, Layout::row_major};
     const DenseView<__half> Cv{C.data(), n, n, n, Layout::row_major};
+    const DenseView<float> Cv32{C32.data(), n, n, n, Layout::row_major};
     const double flops = 2.0 * static_cast<double>(nnzb) * b * b * n;
 
     // The tuned plan first, then its mechanics switched off one at a time, then the alternatives.
@@ -198,9 +205,13 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     double probe_tflops = 0.0, tuned_tflops = 0.0;
     for (const GemmOptions& o : variants) {
       const auto t0 = std::chrono::steady_clock::now();
-      const GemmPlan plan = plan_gemm(std::as_const(A).view(), describe(Bv), describe(Cv), o, stream);
+      const GemmPlan plan =
+          plan_gemm(std::as_const(A).view(), describe(Bv), out_f32 ? describe(Cv32) : describe(Cv), o, stream);
       const double plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      auto run = [&] { plan.run<__half, __half>(std::as_const(A).view(), Bv, Cv, 1.0f, 0.0f, stream); };
+      auto run = [&] {
+        if (out_f32) plan.run<__half, float>(std::as_const(A).view(), Bv, Cv32, 1.0f, 0.0f, stream);
+        else plan.run<__half, __half>(std::as_const(A).view(), Bv, Cv, 1.0f, 0.0f, stream);
+      };
       const Timing t = time_runs(run, flush, stream);
       const double tflops = flops / (t.median_ms * 1e-3) / 1e12;
       if (o.copy_only) probe_tflops = std::max(probe_tflops, tflops);
