@@ -1,7 +1,8 @@
 // Hidden benchmark of the Hopper BSR GEMM (tag [.sm90bench], not run in CI):
 // M = N = K = 8192, f16 in, f16 out (f32 with BSRFLOW_SM90BENCH_OUT=f32), 12.5% of the blocks
-// of every block row stored (uniform), for blocks 16, 32, 64, 128: the tuned plan, the measured alternatives and the copy-only probe,
-// against cuBLAS dense f16 (f32 accumulate) in the same process.
+// of every block row stored (uniform), for blocks 16, 32, 64, 128: the tuned plan, the measured
+// alternatives and the copy-only probe, against cuBLAS dense f16 (f32 accumulate) in the same
+// process.
 //
 // Method (DESIGN.md "Benchmarks"): CUDA events around each run, warm-up, median / min / max of
 // 20 runs, L2 flushed before every timed run (a memset of 2x L2, outside the timed region),
