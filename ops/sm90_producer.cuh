@@ -31,9 +31,15 @@ struct Ring {
   __device__ std::uint64_t* empty(int s) const { return full(K::kMaxStages + s); }
 };
 
-// Lane `lane`'s column index of the batch of up to 32 blocks starting at `begin` (0 past `end`).
-__device__ __forceinline__ int column_batch(const GemmParams& p, int begin, int end, int lane) {
-  return lane < end - begin ? __ldg(p.col_idx + begin + lane) : 0;
+// The stored block at walk position k (kb_begin <= k < kb_end) of tile w: odd swath groups walk
+// the piece backwards (TileWork::reverse).
+__device__ __forceinline__ int block_at(const TileWork& w, int k) {
+  return w.reverse ? w.kb_begin + w.kb_end - 1 - k : k;
+}
+// Lane `lane`'s column index of the batch of up to 32 blocks starting at walk position `begin`
+// (0 past the tile's end).
+__device__ __forceinline__ int column_batch(const GemmParams& p, const TileWork& w, int begin, int lane) {
+  return lane < w.kb_end - begin ? __ldg(p.col_idx + block_at(w, begin + lane)) : 0;
 }
 
 // Run by all 32 lanes of the producer warp; lane 0 issues. Lanes fetch 32 column indices at a
@@ -55,7 +61,7 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
   // Column indices are loaded one batch ahead - the batch after the current one, in this tile or
   // the next tile's first - so that a tile's first loads never wait for a dependent global load.
   // (perf_log entry 10: no measurable change, short rows included; what limits those is entry 11.)
-  int pending = column_batch(p, next.kb_begin, next.kb_end, lane);
+  int pending = column_batch(p, next, next.kb_begin, lane);
   // A chunks and B slices are both re-read (A once per swath group, B by every block row with a
   // block in that column) while the output streams past: evict-last keeps them in L2 over C's
   // lines and whatever the previous kernel left (perf_log entry 20).
@@ -63,27 +69,29 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
   for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
     next = next_tile_work(p, loop, t);
-    if (w.kb_begin == w.kb_end) pending = column_batch(p, next.kb_begin, next.kb_end, lane);  // empty piece
+    if (w.kb_begin == w.kb_end) pending = column_batch(p, next, next.kb_begin, lane);  // empty piece
     const int n0 = w.swath * K::SW;
+    // block_at() as one multiply-add on the issuing thread, whose path bounds small blocks.
+    const int a_off = w.reverse ? w.kb_begin + w.kb_end - 1 : 0, a_step = w.reverse ? -1 : 1;
     for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {
       const int count = min(32, w.kb_end - kb0);
       const int my_col = pending;
-      pending = kb0 + 32 < w.kb_end ? column_batch(p, kb0 + 32, w.kb_end, lane)
-                                    : column_batch(p, next.kb_begin, next.kb_end, lane);
+      pending = kb0 + 32 < w.kb_end ? column_batch(p, w, kb0 + 32, lane) : column_batch(p, next, next.kb_begin, lane);
       for (int i = 0; i < count; ++i) {
         const int block_col = __shfl_sync(0xffffffffu, my_col, i);
+        const int a_block = a_off + a_step * (kb0 + i);
         for (int chunk = 0; chunk < p.chunks_per_block; ++chunk) {
           if (lane == 0) {
             // Wait until the consumers (of both CTAs of a pair) released this slot (first pass:
             // returns at once).
             mbar_wait(ring.empty(stage), phase ^ 1u);
             mbar_arrive_expect_tx(ring.full(stage), K::kTxBytes);
-            // (KC, R) chunk of block kb0 + i: coordinates (k within block, row, block). In a CTA
+            // (KC, R) chunk of block a_block: coordinates (k within block, row, block). In a CTA
             // pair, rank 0 loads it into both CTAs; rank 1's full[] counts those bytes too.
             if (p.cluster == 1)
-              tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i, policy);
+              tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, a_block, policy);
             else if (loop.rank == 0)
-              tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, kb0 + i, 0x3,
+              tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, a_block, 0x3,
                                     policy);
             const int k0 = block_col * p.block_c + chunk * K::KC;  // first B row of this chunk
             if (!K::kBColMajor && p.b_one_box) {
