@@ -33,13 +33,15 @@ struct SplitRow {
 
 // One unit of a cluster's work: a piece of block row `row` on swath group `group` (swaths
 // group * cluster + rank). slot >= 0: the piece's CTAs write raw f32 partial tiles number
-// slot + rank of the workspace instead of C.
+// slot + rank of the workspace instead of C. reverse = 1: the producer walks the piece's blocks
+// from the last to the first (ScheduleShape::reverse_max).
 struct Tile {
   int row;
   int kb_begin;
   int kb_end;
   int slot;
   int group;
+  int reverse;
 };
 
 // A (split block row, swath group) whose pieces left partial tiles: piece q of CTA rank r wrote

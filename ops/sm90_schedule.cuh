@@ -15,11 +15,11 @@ struct TileWork {
   int kb_end = 0;
   int slot = -1;     // >= 0: write f32 partials to this workspace tile instead of C
   int swath = 0;     // which swath of N
-  // Odd swath groups walk the piece's blocks from the last to the first. A row's tile on the next
-  // group starts about one wave after this one, when A's chunks read early in this tile are the
-  // first to leave L2: walking back reads the freshest first (-18% DRAM reads and +4% at 128,
-  // perf_log entry 31). Only the producer follows it; the sum order differs between swaths, never
-  // between runs.
+  // Walk the piece's blocks from the last to the first (Tile::reverse: short pieces on odd swath
+  // groups). A row's tile on the next group starts about one wave after this one, when A's chunks
+  // read early in this tile are the first to leave L2: walking back reads the freshest first
+  // (-18% DRAM reads and +2-4% at 128, perf_log entry 31). Only the producer follows it; the sum
+  // order differs between swaths, never between runs.
   bool reverse = false;
 };
 
@@ -39,7 +39,7 @@ __device__ __forceinline__ TileLoop tile_loop(const GemmParams& p, int rank) {
 __device__ __forceinline__ TileWork tile_work(const GemmParams& p, const TileLoop& l, int t) {
   const Tile tile = p.tiles[t];
   return {tile.row, tile.kb_begin, tile.kb_end, tile.slot < 0 ? -1 : tile.slot + l.rank,
-          tile.group * p.cluster + l.rank, (tile.group & 1) != 0};
+          tile.group * p.cluster + l.rank, tile.reverse != 0};
 }
 
 // The tile after t, loaded one tile ahead: the tile record is a global load (~1 us from L2), so

@@ -25,6 +25,11 @@ int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas, int
   return static_cast<int>(std::min<std::int64_t>(limit, 1 << 30));
 }
 
+int reverse_limit(std::int64_t nnzb, int block_rows) {
+  if (block_rows <= 0 || nnzb <= 0) return 0;
+  return static_cast<int>(std::min<std::int64_t>(kReverseAverageFactor * average_row_blocks(nnzb, block_rows), 1 << 30));
+}
+
 TailSplit tail_split(std::int64_t nnzb, int block_rows, int groups, int clusters, int longest_piece) {
   if (block_rows <= 0 || nnzb <= 0 || groups <= 0 || clusters <= 0) return {};
   const std::int64_t average = average_row_blocks(nnzb, block_rows);
@@ -278,7 +283,8 @@ __host__ __device__ inline Tile make_tile(const Piece& pc, int g, const Schedule
   const int slot = pc.slot < 0 ? -1
                                : static_cast<int>(partial_base(g, s, main_slots, tail_slots) +
                                                   static_cast<std::int64_t>(pc.slot) * s.cluster_size);
-  return {pc.row, pc.kb_begin, pc.kb_end, slot, g};
+  const int reverse = (g & 1) != 0 && pc.kb_end - pc.kb_begin <= s.reverse_max ? 1 : 0;
+  return {pc.row, pc.kb_begin, pc.kb_end, slot, g, reverse};
 }
 
 __host__ __device__ inline SplitTile make_split(const SplitRow& r, int g, const ScheduleShape& s, int main_slots,

@@ -47,6 +47,10 @@ struct HostPieceList {
 // (tuning_sm90.hpp). A tile longer than that would leave one CTA working long after the others.
 int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas, int fraction);
 
+// Longest piece that walks backwards on odd swath groups: kReverseAverageFactor x the average
+// row length (tuning_sm90.hpp); 0 for an empty matrix.
+int reverse_limit(std::int64_t nnzb, int block_rows);
+
 // The finer pieces of the last swath groups (tuning_sm90.hpp, kTail*): groups == 0 when the
 // longest ordinary piece is already within the tail limit.
 struct TailSplit {
@@ -74,6 +78,7 @@ struct ScheduleShape {
   int tail_groups = 0;   // the last ones, which take the tail piece list
   int clusters = 0;      // persistent clusters (<= kMaxClusters)
   int cluster_size = 1;  // CTAs per cluster
+  int reverse_max = 0;   // odd groups walk pieces of at most this many blocks backwards (0: none)
 };
 constexpr int kMaxClusters = 256;  // the assignment warp keeps 8 cluster loads per lane
 

@@ -87,4 +87,11 @@ constexpr int kTailMinBlocks = 4;
 constexpr int kTailAverageFactor = 2;
 constexpr int kTailAbsorbDivisor = 2;
 
+// Walk direction (perf_log entry 31): on odd swath groups, pieces of at most
+// kReverseAverageFactor x the average row length walk their blocks backwards, so that a row's A
+// chunks read last on the previous group are read first again while still in L2 (128 uniform
+// +2-4%). Longer pieces (power-law heads) keep the forward walk: reversing them too cost 128
+// power-law 2-3%, against ~1% with this limit (H100, session 15 call 7).
+constexpr int kReverseAverageFactor = 2;
+
 }  // namespace bsrflow::sm90

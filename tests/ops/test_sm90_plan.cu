@@ -352,6 +352,30 @@ TEST_CASE("Tile assignment: least-loaded cluster first, in swath-group order", "
   CHECK(check_covering(row_ptr, h, s) == Approx(1.0));
 }
 
+TEST_CASE("Tile assignment: short pieces walk backwards on odd swath groups", "[ops][sm90]") {
+  // Rows of 12, 3 and 2 blocks (average 6): with the factor-2 limit (12) every piece qualifies;
+  // with a limit of 5 the 12-block row keeps the forward walk.
+  static_assert(sm90::kReverseAverageFactor == 2, "the limits below assume a factor of 2");
+  const std::vector<int> row_ptr = row_ptr_of({3, 12, 2});
+  CHECK(sm90::reverse_limit(row_ptr.back(), 3) == 2 * ((17 + 2) / 3));
+  CHECK(sm90::reverse_limit(0, 3) == 0);
+  CHECK(sm90::reverse_limit(17, 0) == 0);
+  const sm90::HostPieceList pieces = sm90::build_pieces_host(row_ptr, 0);
+  sm90::ScheduleShape s;
+  s.groups = 3;
+  s.clusters = 2;
+  for (int limit : {sm90::reverse_limit(row_ptr.back(), 3), 5, 0}) {
+    CAPTURE(limit);
+    s.reverse_max = limit;
+    const sm90::HostSchedule h = sm90::assign_tiles_host(pieces, {}, s);
+    REQUIRE(h.tiles.size() == 9);
+    for (const sm90::Tile& t : h.tiles) {
+      const int length = t.kb_end - t.kb_begin;
+      CHECK(t.reverse == ((t.group % 2 == 1 && length <= limit) ? 1 : 0));
+    }
+  }
+}
+
 TEST_CASE("Tile assignment: tail groups take finer pieces; pairs own two partial tiles per piece", "[ops][sm90]") {
   // The bench's power-law shape at 128x128 blocks (64 block rows, 512 blocks, 32 swaths): the
   // rule splits the tail, and the longest-processing-time lists come out balanced within 8%
