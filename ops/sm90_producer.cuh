@@ -31,8 +31,8 @@ struct Ring {
   __device__ std::uint64_t* empty(int s) const { return full(K::kMaxStages + s); }
 };
 
-// The stored block at walk position k (kb_begin <= k < kb_end) of tile w: odd swath groups walk
-// the piece backwards (TileWork::reverse).
+// The stored block at walk position k (kb_begin <= k < kb_end) of tile w: a tile marked reverse
+// (short pieces on odd swath groups, TileWork::reverse) walks its piece backwards.
 __device__ __forceinline__ int block_at(const TileWork& w, int k) {
   return w.reverse ? w.kb_begin + w.kb_end - 1 - k : k;
 }

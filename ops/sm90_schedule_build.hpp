@@ -7,7 +7,8 @@
 //    the same work, and since a tile is handed out when its cluster reaches that point in time,
 //    the clusters running together work on the same one or two swaths of B (they stay in L2).
 //    The last `tail_groups` swath groups take a finer piece list, so that the final tiles are
-//    short enough for the clusters to finish together.
+//    short enough for the clusters to finish together. On odd groups, pieces of at most
+//    `reverse_max` blocks are marked to walk their blocks backwards (Tile::reverse).
 //
 // Both steps run on the device (CUB sort and scans; the assignment is one warp's greedy pass)
 // and allocate; build_pieces synchronises `stream` once to learn its sizes, assign_tiles does not
