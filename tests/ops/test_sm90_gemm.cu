@@ -204,8 +204,8 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
       GemmOptions no_split = automatic;
       no_split.split_long_rows = false;
       check_exact<__half, float>(c, no_split);
-      // Several swath groups: odd groups walk their pieces, split ones included, backwards
-      // (TileWork::reverse).
+      // Several swath groups: on odd ones the short pieces walk backwards and the long (split)
+      // ones forward (Tile::reverse).
       c.N = 3 * 512 + 136;
       c.beta = 0.0f;
       c.c_layout = Layout::row_major;
@@ -424,7 +424,7 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
   // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
   // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row,
   // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs, loads with and
-  // without the L2 evict-last priority, odd swath groups (blocks walked backwards).
+  // without the L2 evict-last priority, odd swath groups (short pieces walked backwards).
   SM90_REQUIRE_HOPPER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
@@ -450,7 +450,7 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     GemmOptions normal_priority = pairs;
     normal_priority.l2_evict_last = false;
     check_exact<__half, __half>(c, normal_priority);
-    // Two swath groups of pairs (the second walks its pieces backwards) with the split row.
+    // Two swath groups of pairs (on the second the short rows walk backwards) with the split row.
     c.N = 4 * 256 + 72;
     check_exact<__half, __half>(c, pairs);
   }
