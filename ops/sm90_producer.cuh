@@ -71,15 +71,13 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
     next = next_tile_work(p, loop, t);
     if (w.kb_begin == w.kb_end) pending = column_batch(p, next, next.kb_begin, lane);  // empty piece
     const int n0 = w.swath * K::SW;
-    // block_at() as one multiply-add on the issuing thread, whose path bounds small blocks.
-    const int a_off = w.reverse ? w.kb_begin + w.kb_end - 1 : 0, a_step = w.reverse ? -1 : 1;
     for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {
       const int count = min(32, w.kb_end - kb0);
       const int my_col = pending;
       pending = kb0 + 32 < w.kb_end ? column_batch(p, w, kb0 + 32, lane) : column_batch(p, next, next.kb_begin, lane);
       for (int i = 0; i < count; ++i) {
         const int block_col = __shfl_sync(0xffffffffu, my_col, i);
-        const int a_block = a_off + a_step * (kb0 + i);
+        const int a_block = block_at(w, kb0 + i);
         for (int chunk = 0; chunk < p.chunks_per_block; ++chunk) {
           if (lane == 0) {
             // Wait until the consumers (of both CTAs of a pair) released this slot (first pass:
