@@ -43,7 +43,9 @@ struct GemmPlan::Impl {
   DenseDesc b, c;
   // Hopper kernel state.
   sm90::Schedule schedule;
-  DeviceBuffer<float> workspace;
+  DeviceBuffer<float> workspace;  // split rows' partial tiles
+  bool tma_partials = false;      // the kernel TMA-stores them through partials_map
+  CUtensorMap partials_map{};
   int num_swaths = 0;
   int num_tiles = 0;
   int ctas = 0;
@@ -207,9 +209,21 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->schedule = sm90::assign_tiles(pieces, tail_pieces, shape, stream);
   impl->num_tiles = impl->schedule.num_tiles;
   impl->ctas = shape.clusters * cfg.cluster;
-  if (impl->schedule.num_partials > 0)
-    impl->workspace = DeviceBuffer<float>(
-        static_cast<std::size_t>(impl->schedule.num_partials) * static_cast<std::size_t>(A.R) * swath, stream);
+  if (impl->schedule.num_partials > 0) {
+    const std::int64_t partial_rows = impl->schedule.num_partials * A.R;
+    impl->workspace = DeviceBuffer<float>(static_cast<std::size_t>(partial_rows) * swath, stream);
+    // The kernel's TMA-store epilogue writes the partial tiles as it writes C (row coordinates
+    // are 32-bit); the workspace is fixed, so its map is made once, here.
+    impl->tma_partials = impl->tma_store_epilogue && impl->entry->tma_store && !cfg.copy_only &&
+                         partial_rows <= INT_MAX;
+    if (impl->tma_partials) {
+      const std::uint64_t dims[2] = {static_cast<std::uint64_t>(swath), static_cast<std::uint64_t>(partial_rows)};
+      const std::uint64_t stride[1] = {static_cast<std::uint64_t>(swath) * sizeof(float)};
+      const std::uint32_t box[2] = {static_cast<std::uint32_t>(impl->entry->epi_cols),
+                                    static_cast<std::uint32_t>(impl->entry->epi_rows)};
+      impl->partials_map = sm90::make_tensor_map(DType::f32, impl->workspace.data(), 2, dims, stride, box, 0);
+    }
+  }
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the schedule is complete before the plan is used
   return impl;
 }
@@ -456,6 +470,8 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     params.alpha = static_cast<float>(alpha);
     params.beta = static_cast<float>(beta);
     params.partials = const_cast<float*>(p.workspace.data());
+    params.tma_partials = p.tma_partials ? 1 : 0;
+    params.tmap_partials = p.partials_map;
     sm90::launch_kernel(*p.entry, params, p.ctas, stream);
 
     if (p.schedule.num_splits > 0 && !cfg.copy_only) {

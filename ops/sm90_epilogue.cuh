@@ -8,7 +8,10 @@
 //   16-bit output into row-major C takes twice-wide swizzled chunks (epilogue_tma_rows16);
 //   the warpgroup waits only until a buffer's previous store has *read* it, so global writes
 //   overlap the next tile's main loop.
-// - otherwise (swap-AB, beta != 0, split pieces): an f32 chunk with a padded pitch, then
+// - direct orientation, split pieces: the same, f32 chunks into the workspace tile. Written by
+//   the consumer threads instead, a 64 KiB partial part took ~7 us per warpgroup at 128 x 128
+//   (clock64 profile, perf_log entry 32), a stall on every split piece.
+// - otherwise (swap-AB, beta != 0, or TMA stores switched off): an f32 chunk with a padded pitch, then
 //   copy_out, a small loop that reads C for beta and writes 4-element vectors along whichever
 //   dimension of C is contiguous.
 //
@@ -202,14 +205,13 @@ __device__ __forceinline__ int part_col(int wg) { return (!K::kSwap && K::R == 1
 // Chunk j goes to buffer (count & 1); the store that read that buffer two chunks ago must have
 // finished reading first. The warpgroup never waits for a store to reach global memory, so the
 // stores of one tile overlap the next tile's main loop. `count` runs across the CTA's tiles.
+// The warpgroup's part goes to `map` at (row0, col0) (C's orientation), scaled by alpha.
 template <class K, class TOut, bool CColMajor>
-__device__ void epilogue_tma(const GemmParams& p, const TileWork& w, const float (&acc)[K::kMTiles][K::kAccPerTile],
-                             unsigned char* bufs, int wg, int warp, int lane, int& count) {
+__device__ void epilogue_tma(const CUtensorMap* map, int row0, int col0, float alpha,
+                             const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg, int warp,
+                             int lane, int& count) {
   static_assert(!K::kSwap && K::kTmaStore, "TMA-store chunks are the direct orientation's");
   const bool issuer = warp == 0 && lane == 0;
-  const int row0 = w.row * K::R + part_row<K>(wg);
-  const int col0 = w.swath * K::SW + part_col<K>(wg);
-  const float alpha = p.alpha;
   for (int j = 0; j < K::kEpiChunks; ++j, ++count) {
     TOut* buf = reinterpret_cast<TOut*>(bufs + (count & 1) * K::kEpiBufBytes);  // (kEpiRows, kEpiCols) box
     if (issuer) bulk_wait_group_read<1>();
@@ -226,8 +228,8 @@ __device__ void epilogue_tma(const GemmParams& p, const TileWork& w, const float
     named_barrier_sync(1 + wg, 128);
     if (issuer) {
       const int c = col0 + j * K::kEpiCols;
-      if constexpr (CColMajor) tma_store_2d(&p.tmap_c, buf, row0, c);  // (m, n)
-      else tma_store_2d(&p.tmap_c, buf, c, row0);                       // (n, m)
+      if constexpr (CColMajor) tma_store_2d(map, buf, row0, c);  // (m, n)
+      else tma_store_2d(map, buf, c, row0);                       // (n, m)
       bulk_commit_group();
     }
   }
@@ -370,17 +372,21 @@ template <class K>
 __device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
                                       const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
                                       int warp, int lane, int& count) {
+  const int row0 = w.row * K::R + part_row<K>(wg);
+  const int col0 = w.swath * K::SW + part_col<K>(wg);
+  const CUtensorMap* map = &p.tmap_c;
   switch (p.out) {
     case DType::f32:
-      if (p.c_col_major) epilogue_tma<K, float, true>(p, w, acc, bufs, wg, warp, lane, count);
-      else epilogue_tma<K, float, false>(p, w, acc, bufs, wg, warp, lane, count);
+      if (p.c_col_major) epilogue_tma<K, float, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+      else epilogue_tma<K, float, false>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
       return;
     case DType::f16:
-      if (p.c_col_major) epilogue_tma<K, __half, true>(p, w, acc, bufs, wg, warp, lane, count);
+      if (p.c_col_major) epilogue_tma<K, __half, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
       else epilogue_tma_rows16<K, __half>(p, w, acc, bufs, wg, warp, lane, count);
       return;
     default:
-      if (p.c_col_major) epilogue_tma<K, __nv_bfloat16, true>(p, w, acc, bufs, wg, warp, lane, count);
+      if (p.c_col_major)
+        epilogue_tma<K, __nv_bfloat16, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
       else epilogue_tma_rows16<K, __nv_bfloat16>(p, w, acc, bufs, wg, warp, lane, count);
       return;
   }
@@ -393,6 +399,11 @@ __device__ void epilogue(const GemmParams& p, const TileWork& w, const float (&a
   if constexpr (K::kTmaStore) {
     if (w.slot < 0 && p.tma_store) {
       epilogue_tma_dispatch<K>(p, w, acc, bufs, wg, warp, lane, count);
+      return;
+    }
+    if (w.slot >= 0 && p.tma_partials) {  // raw sums, row-major f32 workspace tile `slot`
+      epilogue_tma<K, float, false>(&p.tmap_partials, w.slot * K::R + part_row<K>(wg), part_col<K>(wg), 1.0f, acc,
+                                    bufs, wg, warp, lane, count);
       return;
     }
   }

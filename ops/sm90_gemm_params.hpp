@@ -90,6 +90,10 @@ struct GemmParams {
   float beta;
   float* partials;  // [partial tile][R][swath width] f32, for split rows
   int tma_store;    // beta == 0: stage chunks in the output dtype and TMA-store them asynchronously
+  // Split pieces' partial tiles stored by TMA like C's chunks (direct orientation): `partials` as
+  // (swath width, partial tiles x R) f32, box = one epilogue chunk.
+  CUtensorMap tmap_partials;
+  int tma_partials;
 };
 
 }  // namespace bsrflow::sm90
