@@ -204,6 +204,11 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
       GemmOptions no_split = automatic;
       no_split.split_long_rows = false;
       check_exact<__half, float>(c, no_split);
+      // The partial tiles written by the consumer threads instead of TMA stores (R = 64 / 128;
+      // the swap-AB kernels always write them so).
+      GemmOptions thread_stores = automatic;
+      thread_stores.tma_store_epilogue = false;
+      check_exact<__half, float>(c, thread_stores);
       // Several swath groups: on odd ones the short pieces walk backwards and the long (split)
       // ones forward (Tile::reverse).
       c.N = 3 * 512 + 136;
@@ -422,7 +427,8 @@ TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
 
 TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops][sm90][gpu][sm90small]") {
   // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
-  // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row,
+  // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row (its
+  // partial tiles TMA-stored and thread-stored),
   // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs, loads with and
   // without the L2 evict-last priority, odd swath groups (short pieces walked backwards).
   SM90_REQUIRE_HOPPER();
@@ -434,7 +440,10 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     GemmOptions split;
     split.max_ctas = 4;  // few CTAs: the long row is cut across them
     c.beta = 0.0f;
-    check_exact<__half, __half>(c, split);
+    check_exact<__half, __half>(c, split);  // partial tiles TMA-stored (R = 64 / 128)
+    GemmOptions split_thread_stores = split;
+    split_thread_stores.tma_store_epilogue = false;
+    check_exact<__half, __half>(c, split_thread_stores);  // ... and written by the threads
     c.c_layout = Layout::col_major;
     c.beta = 2.0f;
     c.N = 128;  // N % 64 == 0: row-major B stages as one 3-D box
