@@ -111,8 +111,9 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           REQUIRE(choice.entry != nullptr);
           CHECK(choice.config.stages >= sm90::kMinStages);
           CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
-          CHECK(choice.config.swath == sm90::tuned_for(R).swath);
-          CHECK(choice.config.orientation == sm90::tuned_for(R).orientation);
+          CHECK(choice.config.swath == sm90::tuned_for(R, C).swath);
+          CHECK(choice.config.orientation == sm90::tuned_for(R, C).orientation);
+          CHECK(choice.config.swath == (R == 16 && C == 16 ? 1024 : R <= 32 ? 512 : 256));
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
           CHECK(choice.config.k_chunk() == (R == 128 && C >= 64 && bl == Layout::row_major ? 32 : std::min(C, 64)));
         }
@@ -234,7 +235,7 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   forced.stages = 0;
   forced.swath = 0;
   SM90_CHECK_ERROR(sm90::choose(pattern(64, 64, 16, 16), DType::f16, dense(64, 64), dense(64, 64), forced, h100),
-                   Errc::unsupported, "no sm90 kernel is instantiated for bsr_sm90_f16_r16c16_swath512_s0");
+                   Errc::unsupported, "no sm90 kernel is instantiated for bsr_sm90_f16_r16c16_swath1024_s0");
 }
 
 TEST_CASE("Split limit and schedule: longest rows first, long rows cut evenly", "[ops][sm90]") {
