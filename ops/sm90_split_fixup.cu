@@ -30,8 +30,9 @@ __device__ void store_out(void* c, std::int64_t i, DType t, float v) {
 }
 
 // One thread per kVec adjacent columns of one row (float4 reads of the partial tiles, two pieces
-// in flight at a time); a CTA holds whole group rows (cluster * swath / kVec threads each).
-// Pieces are added one after the other in piece order: the sum is the same bits every run.
+// in flight at a time); a CTA holds whole group rows (cluster * swath / kVec threads each), or,
+// for groups wider than kThreads * kVec columns (swath 1024 in CTA pairs), blockIdx.y's slice
+// of them. Pieces are added one after the other in piece order: the sum is the same bits every run.
 __global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams p) {
   const int rows_per_cta = static_cast<int>(blockDim.y);
   const int ctas_per_tile = (p.R + rows_per_cta - 1) / rows_per_cta;
@@ -40,9 +41,9 @@ __global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams
   if (r >= p.R) return;
   const SplitTile s = p.tiles[entry];
   const std::int64_t gr = static_cast<std::int64_t>(s.row) * p.R + r;
-  const int local = static_cast<int>(threadIdx.x) * kVec;  // column within the group
+  const int local = static_cast<int>(blockIdx.y * blockDim.x + threadIdx.x) * kVec;  // column within the group
   const std::int64_t gc = static_cast<std::int64_t>(s.group) * p.cluster * p.swath + local;
-  if (gr >= p.m || gc >= p.n) return;  // past M / N (a phantom swath)
+  if (local >= p.cluster * p.swath || gr >= p.m || gc >= p.n) return;  // past the group, M, N (a phantom swath)
   const int rank = local / p.swath;
   const int col = local - rank * p.swath;
   const std::int64_t tile = static_cast<std::int64_t>(p.R) * p.swath;
@@ -80,14 +81,17 @@ __global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
   if (params.num_tiles == 0 || params.n == 0) return;
   const int group_cols = params.cluster * params.swath;
-  BSRFLOW_REQUIRE(group_cols % kVec == 0 && group_cols / kVec <= kThreads, Errc::unsupported,
-                  "split fix-up: a swath group of " + std::to_string(group_cols) + " columns does not fit one CTA row");
-  const dim3 block(static_cast<unsigned>(group_cols / kVec), static_cast<unsigned>(kThreads / (group_cols / kVec)));
+  BSRFLOW_REQUIRE(group_cols % kVec == 0, Errc::unsupported,
+                  "split fix-up: a swath group of " + std::to_string(group_cols) + " columns is not whole 4-vectors");
+  const int vecs = group_cols / kVec;
+  const int per_row = vecs < kThreads ? vecs : kThreads;  // threads per group row in one CTA
+  const dim3 block(static_cast<unsigned>(per_row), static_cast<unsigned>(kThreads / per_row));
   const std::int64_t ctas_per_tile = (params.R + block.y - 1) / block.y;
   const std::int64_t blocks = static_cast<std::int64_t>(params.num_tiles) * ctas_per_tile;
   BSRFLOW_REQUIRE(blocks <= INT_MAX, Errc::unsupported,
                   std::to_string(params.num_tiles) + " split tiles exceed the fix-up kernel's grid");
-  split_fixup_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(params);
+  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>((vecs + per_row - 1) / per_row));
+  split_fixup_kernel<<<grid, block, 0, stream>>>(params);
   BSRFLOW_CHECK_LAUNCH("split_fixup_kernel");
 }
 

@@ -29,7 +29,7 @@ struct FixupParams {
   float beta;
 };
 
-// One thread per 4 columns of a row of a split tile: cluster * swath <= 1024.
+// One thread per 4 columns of a row of a split tile (any cluster * swath that is a multiple of 4).
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream);
 
 }  // namespace bsrflow::sm90
