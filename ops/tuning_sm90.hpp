@@ -21,14 +21,14 @@ struct Tuning {
 //   per-stage barrier and wgmma-issue overhead per flop); confirmed in entries 2-4.
 // - k-chunk 64 (the default): 32-deep chunks with 8 stages lost at 64 (299 vs 383) and 128
 //   (472 vs 526), entry 3.
-// - 16 x 16 blocks (16-deep stages): swath 1024, 6 stages of 32 KiB B slices. Each stage carries
-//   twice the work of a 512-wide one for the same producer handshake, which is what bounds this
-//   shape on the H200 (entry 25): the autotuner picked it there at 1.20x (uniform) / 1.17x
-//   (power-law), and at 1.01-1.03x on the H100 (entries 27, 33). Wider blocks keep 512: at
-//   C = 32 a 1024-wide stage leaves 3 stages and lost 7% (entry 27).
-constexpr Tuning tuned_for(int R, int C) {
+// - 16 x 16 blocks with row-major B (16-deep stages): swath 1024, 6 stages of 32 KiB B slices.
+//   Each stage carries twice the work of a 512-wide one for the same producer handshake, which is
+//   what bounds this shape on the H200 (entry 25): +20% there, +1-3% on the H100 (entries 27,
+//   33). Column-major B keeps 512 (its 1024-wide stage takes four boxes: -6% on the H200), and
+//   so do wider blocks (at C = 32 a 1024-wide stage leaves 3 stages and lost 7%, entry 27).
+constexpr Tuning tuned_for(int R, int C, Layout b_layout) {
   switch (R) {
-    case 16: return {C == 16 ? 1024 : 512, GemmOrientation::swap};
+    case 16: return {C == 16 && b_layout == Layout::row_major ? 1024 : 512, GemmOrientation::swap};
     case 32: return {512, GemmOrientation::swap};
     case 64: return {256, GemmOrientation::direct};
     default: return {256, GemmOrientation::direct};  // 128

@@ -111,9 +111,9 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           REQUIRE(choice.entry != nullptr);
           CHECK(choice.config.stages >= sm90::kMinStages);
           CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
-          CHECK(choice.config.swath == sm90::tuned_for(R, C).swath);
-          CHECK(choice.config.orientation == sm90::tuned_for(R, C).orientation);
-          CHECK(choice.config.swath == (R == 16 && C == 16 ? 1024 : R <= 32 ? 512 : 256));
+          CHECK(choice.config.swath == sm90::tuned_for(R, C, bl).swath);
+          CHECK(choice.config.orientation == sm90::tuned_for(R, C, bl).orientation);
+          CHECK(choice.config.swath == (R == 16 && C == 16 && bl == Layout::row_major ? 1024 : R <= 32 ? 512 : 256));
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
           CHECK(choice.config.k_chunk() == (R == 128 && C >= 64 && bl == Layout::row_major ? 32 : std::min(C, 64)));
         }
