@@ -50,7 +50,7 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
   if (std::string why = rejection(A, in, B, C, device); !why.empty()) return refuse(std::move(why));
 
   Sm90Config& cfg = choice.config;
-  const Tuning tuned = tuned_for(A.R, A.C, B.layout);
+  const Tuning tuned = tuned_for(A.R, A.C, B.layout, B.cols);
   cfg.in = in;
   cfg.R = A.R;
   cfg.C = A.C;

@@ -3,6 +3,8 @@
 // instantiate every configuration named here (a CPU test checks that it does).
 #pragma once
 
+#include <cstdint>
+
 #include "bsrflow/ops/gemm_config.hpp"
 
 namespace bsrflow::sm90 {
@@ -25,10 +27,11 @@ struct Tuning {
 //   Each stage carries twice the work of a 512-wide one for the same producer handshake, which is
 //   what bounds this shape on the H200 (entry 25): +20% there, +1-3% on the H100 (entries 27,
 //   33). Column-major B keeps 512 (its 1024-wide stage takes four boxes: -6% on the H200), and
-//   so do wider blocks (at C = 32 a 1024-wide stage leaves 3 stages and lost 7%, entry 27).
-constexpr Tuning tuned_for(int R, int C, Layout b_layout) {
+//   so do wider blocks (at C = 32 a 1024-wide stage leaves 3 stages and lost 7%, entry 27) and
+//   N <= 512 (one 512-wide swath holds it; a 1024-wide one would double the MMA work on zero fill).
+constexpr Tuning tuned_for(int R, int C, Layout b_layout, std::int64_t n) {
   switch (R) {
-    case 16: return {C == 16 && b_layout == Layout::row_major ? 1024 : 512, GemmOrientation::swap};
+    case 16: return {C == 16 && b_layout == Layout::row_major && n > 512 ? 1024 : 512, GemmOrientation::swap};
     case 32: return {512, GemmOrientation::swap};
     case 64: return {256, GemmOrientation::direct};
     default: return {256, GemmOrientation::direct};  // 128

@@ -37,7 +37,7 @@ TEST_CASE("tunable variants are exactly the instantiated kernels of the problem"
           CAPTURE(dtype_name(in), R, C, b == Layout::row_major);
           const std::vector<Sm90KernelVariant> vs = tunable_variants(in, R, C, b);
           // The heuristic's choice is always among them (the tuned table covers every shape).
-          const sm90::Tuning t = sm90::tuned_for(R, C, b);
+          const sm90::Tuning t = sm90::tuned_for(R, C, b, 8192);
           CHECK(std::find(vs.begin(), vs.end(), Sm90KernelVariant{t.swath, t.orientation, std::min(C, 64)}) !=
                 vs.end());
           // Each one is a real, non-probe kernel whose chunk divides C.

@@ -173,7 +173,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     variants[5].l2_evict_last = false;
     for (const sm90::KernelEntry& e : sm90::all_kernels()) {
       if (e.key.in != DType::f16 || e.key.b_col_major || e.key.R != b || e.key.k_chunk != std::min(b, 64)) continue;
-      const sm90::Tuning tuned = sm90::tuned_for(b, b, Layout::row_major);
+      const sm90::Tuning tuned = sm90::tuned_for(b, b, Layout::row_major, n);
       if (!e.key.copy_only && e.key.swath == tuned.swath &&
           e.key.swap == (tuned.orientation == GemmOrientation::swap))
         continue;  // the tuned plan, already first

@@ -111,9 +111,19 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           REQUIRE(choice.entry != nullptr);
           CHECK(choice.config.stages >= sm90::kMinStages);
           CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
-          CHECK(choice.config.swath == sm90::tuned_for(R, C, bl).swath);
-          CHECK(choice.config.orientation == sm90::tuned_for(R, C, bl).orientation);
-          CHECK(choice.config.swath == (R == 16 && C == 16 && bl == Layout::row_major ? 1024 : R <= 32 ? 512 : 256));
+          CHECK(choice.config.swath == sm90::tuned_for(R, C, bl, 256).swath);
+          CHECK(choice.config.orientation == sm90::tuned_for(R, C, bl, 256).orientation);
+          CHECK(choice.config.swath == (R <= 32 ? 512 : 256));  // N = 256: no 1024-wide swath
+          // 16 x 16 with row-major B and N > 512: swath 1024 (six 32 KiB stages).
+          if (R == 16 && C == 16 && bl == Layout::row_major) {
+            const sm90::Choice wide = sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 1024, in, bl, 1024),
+                                                   dense(4 * R, 1024, DType::f32), GemmOptions{}, h100);
+            REQUIRE(wide.use_sm90);
+            CHECK(wide.config.swath == 1024);
+            CHECK(wide.config.stages == 6);
+            CHECK(sm90::tuned_for(R, C, bl, 513).swath == 1024);
+            CHECK(sm90::tuned_for(R, C, bl, 512).swath == 512);
+          }
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
           CHECK(choice.config.k_chunk() == (R == 128 && C >= 64 && bl == Layout::row_major ? 32 : std::min(C, 64)));
         }
@@ -235,7 +245,7 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   forced.stages = 0;
   forced.swath = 0;
   SM90_CHECK_ERROR(sm90::choose(pattern(64, 64, 16, 16), DType::f16, dense(64, 64), dense(64, 64), forced, h100),
-                   Errc::unsupported, "no sm90 kernel is instantiated for bsr_sm90_f16_r16c16_swath1024_s0");
+                   Errc::unsupported, "no sm90 kernel is instantiated for bsr_sm90_f16_r16c16_swath512_s0");
 }
 
 TEST_CASE("Split limit and schedule: longest rows first, long rows cut evenly", "[ops][sm90]") {
