@@ -49,7 +49,7 @@ struct GemmPlan::Impl {
   int num_swaths = 0;
   int num_tiles = 0;
   int ctas = 0;
-  bool tma_store_epilogue = true;
+  bool tma_epilogue = false;  // the kernel has the TMA-store epilogue and the options leave it on
   bool single_box_b = true;
   bool l2_evict_last = true;
   // Skinny kernel state.
@@ -140,7 +140,6 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->nnzb = A.nnzb;
   impl->b = B;
   impl->c = C;
-  impl->tma_store_epilogue = options.tma_store_epilogue;
   impl->single_box_b = options.single_box_b;
   impl->l2_evict_last = options.l2_evict_last;
 
@@ -166,6 +165,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->kernel = GemmKernel::sm90;
   impl->config = choice.config;
   impl->entry = choice.entry;
+  impl->tma_epilogue = options.tma_store_epilogue && choice.entry->tma_store && !choice.config.copy_only;
 
   const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
   const int swath = impl->config.swath;
@@ -214,8 +214,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
     impl->workspace = DeviceBuffer<float>(static_cast<std::size_t>(partial_rows) * swath, stream);
     // The kernel's TMA-store epilogue writes the partial tiles as it writes C (row coordinates
     // are 32-bit); the workspace is fixed, so its map is made once, here.
-    impl->tma_partials = impl->tma_store_epilogue && impl->entry->tma_store && !cfg.copy_only &&
-                         partial_rows <= INT_MAX;
+    impl->tma_partials = impl->tma_epilogue && partial_rows <= INT_MAX;
     if (impl->tma_partials) {
       const std::uint64_t dims[2] = {static_cast<std::uint64_t>(swath), static_cast<std::uint64_t>(partial_rows)};
       const std::uint64_t stride[1] = {static_cast<std::uint64_t>(swath) * sizeof(float)};
@@ -430,7 +429,7 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
         params.tmap_b = sm90::dense_map(p.in, B.data, B.rows, B.cols, B.ld, false, box, kc * 2, stand_in);
       }
     }
-    params.tma_store = (beta == 0 && p.tma_store_epilogue && p.entry->tma_store && !cfg.copy_only) ? 1 : 0;
+    params.tma_store = (beta == 0 && p.tma_epilogue) ? 1 : 0;
     if (params.tma_store) {  // C for TMA stores; one box = one epilogue chunk of the kernel
       const std::uint64_t m = static_cast<std::uint64_t>(C.rows), n = static_cast<std::uint64_t>(C.cols);
       const std::uint64_t stride[1] = {static_cast<std::uint64_t>(C.ld) * sizeof(TOut)};

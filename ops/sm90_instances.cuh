@@ -9,9 +9,9 @@
 #pragma once
 
 // Tuned: R -> (swath, orientation) of tuned_for(R, C, B layout), for k-chunks 16, 32, 64 (C = 16,
-// 32, 64/128); 16 x 16 blocks with row-major B take swath 1024 (instantiated for both layouts, an
-// autotuner candidate with column-major B), and swath 512 at R = 16 with 16-deep chunks stays
-// for column-major B, the other widths' k_chunk = 16 option and the autotuner.
+// 32, 64/128); 16 x 16 blocks with row-major B and N > 512 take swath 1024 (instantiated for both
+// layouts, an autotuner candidate with column-major B), and swath 512 at R = 16 with 16-deep
+// chunks stays for N <= 512, column-major B, the other widths' k_chunk = 16 option and the tuner.
 #define BSRFLOW_SM90_TUNED(X)                                                                        \
   X(16, 16, 1024, true, false) X(16, 16, 512, true, false) X(16, 32, 512, true, false)             \
   X(16, 64, 512, true, false)                                                                        \

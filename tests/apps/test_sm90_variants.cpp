@@ -70,8 +70,8 @@ TEST_CASE("valid variants come from the instantiated kernels of the case's shape
                                                                       "swath256_direct", "swath256_swap"});
   CHECK(names(valid_variants(square(128))) == std::vector<std::string>{"swath128_direct", "swath256_direct_kc16",
                                                                        "swath256_direct_kc32", "swath256_direct"});
-  // bf16 and column-major B have the tuned configurations only (16 x 16: swath 1024, and 512 for
-  // the k_chunk = 16 option of wider blocks).
+  // bf16 and column-major B have the tuned configurations only (at R = 16 with 16-deep chunks
+  // both swaths: 512, and 1024 for row-major B with N > 512).
   CHECK(names(valid_variants(square(64, DType::bf16))) ==
         std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32", "swath256_direct"});
   CHECK(names(valid_variants(square(16, DType::f16, Layout::col_major))) ==
