@@ -44,6 +44,9 @@ struct GemmPlan::Impl {
   // Hopper kernel state.
   sm90::Schedule schedule;
   DeviceBuffer<float> workspace;  // split rows' partial tiles
+  // The split fix-up's overlap with the kernel (sm90_split_fixup.hpp): split_of_slot
+  // [num_partials], split_ready [num_splits], next_item, finished; zero between runs.
+  DeviceBuffer<int> split_sync;
   bool tma_partials = false;      // the kernel TMA-stores them through partials_map
   CUtensorMap partials_map{};
   int num_swaths = 0;
@@ -222,6 +225,11 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
                                     static_cast<std::uint32_t>(impl->entry->epi_rows)};
       impl->partials_map = sm90::make_tensor_map(DType::f32, impl->workspace.data(), 2, dims, stride, box, 0);
     }
+    impl->split_sync =
+        DeviceBuffer<int>(static_cast<std::size_t>(impl->schedule.num_partials + impl->schedule.num_splits + 2), stream);
+    impl->split_sync.fill_bytes(0, stream);
+    sm90::prepare_split_sync(impl->schedule.splits.data(), impl->schedule.num_splits, cfg.cluster,
+                             impl->split_sync.data(), stream);
   }
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the schedule is complete before the plan is used
   return impl;
@@ -345,7 +353,8 @@ int GemmPlan::split_rows() const {
 }
 std::size_t GemmPlan::workspace_bytes() const {
   const Impl& p = checked(impl_);
-  return p.workspace.bytes() + p.skinny.partials.bytes() + p.skinny.counters.bytes() + p.skinny.split_of_slot.bytes();
+  return p.workspace.bytes() + p.split_sync.bytes() + p.skinny.partials.bytes() + p.skinny.counters.bytes() +
+         p.skinny.split_of_slot.bytes();
 }
 
 std::string GemmPlan::name() const {
@@ -471,9 +480,14 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
     params.partials = const_cast<float*>(p.workspace.data());
     params.tma_partials = p.tma_partials ? 1 : 0;
     params.tmap_partials = p.partials_map;
+    const bool fixup = p.schedule.num_splits > 0 && !cfg.copy_only;
+    // The counters change in every run, like the workspace; the plan object does not.
+    int* const ready = fixup ? const_cast<int*>(p.split_sync.data()) + p.schedule.num_partials : nullptr;
+    params.split_of_slot = fixup ? p.split_sync.data() : nullptr;
+    params.split_ready = ready;
     sm90::launch_kernel(*p.entry, params, p.ctas, stream);
 
-    if (p.schedule.num_splits > 0 && !cfg.copy_only) {
+    if (fixup) {
       sm90::FixupParams f{};
       f.tiles = p.schedule.splits.data();
       f.num_tiles = p.schedule.num_splits;
@@ -489,6 +503,11 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       f.n = C.cols;
       f.alpha = params.alpha;
       f.beta = params.beta;
+      f.split_ready = ready;
+      f.next_item = ready + p.schedule.num_splits;
+      f.finished = f.next_item + 1;
+      f.ready_per_piece = cfg.cluster * sm90::kConsumerWarpgroups;
+      f.max_ctas = 8 * p.ctas;  // 256-thread CTAs: up to eight per SM
       sm90::launch_split_fixup(f, stream);
     }
   }

@@ -58,6 +58,25 @@ __device__ __forceinline__ void release_stage(std::uint64_t* empty, int cluster,
   if (cluster == 2) mbar_arrive_cluster(empty, static_cast<std::uint32_t>(rank ^ 1));
 }
 
+// Tells the fix-up kernel that this warpgroup's part of a partial tile of split tile `split` is in
+// global memory (split_ready[split] += 1, release). Run by all 128 threads of the warpgroup: their
+// own stores (the general epilogue) and the issuer's TMA stores are complete first.
+__device__ __forceinline__ void signal_split(const GemmParams& p, int split, int wg, bool issuer) {
+  __threadfence();
+  named_barrier_sync(1 + wg, 128);
+  if (issuer) {
+    bulk_wait_group<0>();  // the TMA stores have written global memory, not only read the buffers
+    fence_proxy_async_global();
+    __threadfence();
+    atomicAdd(p.split_ready + split, 1);
+  }
+}
+
+// Stages of the next tile consumed before a split piece's readiness is signalled: the partial
+// tile's stores then have had about a microsecond to finish, so waiting for them does not stall
+// the warpgroup's MMAs, and the fix-up kernel learns of the tile early.
+constexpr int kSignalAfterStages = 4;
+
 // Run by the 128 threads of consumer warpgroup `wg`; `warp` is the warp within the warpgroup.
 template <class K>
 __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int wg, int warp, int lane) {
@@ -66,11 +85,14 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
   std::uint32_t phase = 0;
   float acc[K::kMTiles][K::kAccPerTile];  // (64 x wgmma-N) f32 per m-tile, this warpgroup's part
   int epi_count = 0;                       // epilogue chunks stored so far (double-buffer parity)
+  int pending_split = -1;                  // split tile of the previous tile's partials, not yet signalled
   TileWork next = loop.first < loop.end ? tile_work(p, loop, loop.first) : TileWork{};
   for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
     next = next_tile_work(p, loop, t);
     const int iters = (w.kb_end - w.kb_begin) * p.chunks_per_block;
+    // Loaded now, used a tile later: its latency stays off the path.
+    const int split_here = (!K::kCopyOnly && w.slot >= 0 && p.split_ready != nullptr) ? p.split_of_slot[w.slot] : -1;
 #pragma unroll
     for (int mt = 0; mt < K::kMTiles; ++mt)
 #pragma unroll
@@ -89,6 +111,10 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
         fence_accumulators<K>(acc);
       }
       if (it > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
+      if (it == kSignalAfterStages && pending_split >= 0) {
+        signal_split(p, pending_split, wg, releaser);
+        pending_split = -1;
+      }
       prev_stage = stage;
       if (++stage == p.stages) {
         stage = 0;
@@ -100,11 +126,17 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
       fence_accumulators<K>(acc);
     }
     if (iters > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
+    if (pending_split >= 0) {  // a tile too short to reach kSignalAfterStages
+      signal_split(p, pending_split, wg, releaser);
+      pending_split = -1;
+    }
     // A phantom swath (past N, odd swath count in a CTA pair) kept the pair in step; no output.
     if constexpr (!K::kCopyOnly)
       if (w.swath < p.num_swaths)
         epilogue<K>(p, w, acc, reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp, lane, epi_count);
+    pending_split = split_here;  // a phantom swath's piece counts too: the fix-up waits for every rank
   }
+  if (pending_split >= 0) signal_split(p, pending_split, wg, releaser);
   // TMA stores still reading the staging buffers must finish before the CTA's shared memory goes.
   if (releaser) bulk_wait_group<0>();
 }

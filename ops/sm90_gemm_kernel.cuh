@@ -38,6 +38,10 @@ __global__ void __launch_bounds__(K::kThreads, 1) bsr_gemm_kernel(const __grid_c
   if (p.cluster > 1) cluster_sync();
   else __syncthreads();
 
+  // The split fix-up kernel may start on the SMs this grid's CTAs leave (it waits for each split
+  // tile's readiness itself); every CTA must say so for it to launch before this grid ends.
+  grid_launch_dependents();
+
   const TileLoop loop = tile_loop(p, static_cast<int>(cluster_rank()));
   if (wg == 0) {
     setmaxnreg_dec<K::kProducerRegs>();

@@ -35,6 +35,9 @@ struct SplitRow {
 // group * cluster + rank). slot >= 0: the piece's CTAs write raw f32 partial tiles number
 // slot + rank of the workspace instead of C. reverse = 1: the producer walks the piece's blocks
 // from the last to the first (ScheduleShape::reverse_max).
+// Consumer warpgroups per CTA (KernelTraits::kConsumers): each stores its part of a tile.
+constexpr int kConsumerWarpgroups = 2;
+
 struct Tile {
   int row;
   int kb_begin;
@@ -94,6 +97,11 @@ struct GemmParams {
   // (swath width, partial tiles x R) f32, box = one epilogue chunk.
   CUtensorMap tmap_partials;
   int tma_partials;
+  // Readiness of split tiles for the fix-up kernel, which may run beside this kernel's last tiles
+  // (programmatic dependent launch): once a warpgroup's part of a piece's partial tile is in
+  // global memory, it adds 1 to split_ready[split_of_slot[slot]] (release). Null without splits.
+  const int* split_of_slot;  // partial tile slot -> split tile index (SplitTile list)
+  int* split_ready;          // per split tile; the fix-up kernel resets it
 };
 
 }  // namespace bsrflow::sm90

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "bsrflow/ops/sm90_gemm_params.hpp"
 #include "bsrflow/ops/sm90_wgmma.cuh"
 #include "bsrflow/ops/tuning_sm90.hpp"
 
@@ -33,7 +34,7 @@ struct KernelTraits {
 
   // ---- Threads: warpgroup 0 = producer (one warp issues TMA), 1..2 = consumers ----------------
   static constexpr int kThreads = 384;
-  static constexpr int kConsumers = 2;
+  static constexpr int kConsumers = kConsumerWarpgroups;
   // 384 threads x 168 registers (launch bounds) = 64512 at launch; the producer warpgroup gives
   // back 128 x 112, the consumers take 256 x 56: 56 * 128 + 224 * 256 = 64512. 56 rather than
   // the usual 40 leaves the producer loop room without relying on ptxas to squeeze it.

@@ -3,10 +3,12 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <climits>
 #include <string>
 
 #include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/sm90_tma.cuh"
 
 namespace bsrflow::sm90 {
 namespace {
@@ -29,19 +31,29 @@ __device__ void store_out(void* c, std::int64_t i, DType t, float v) {
   }
 }
 
-// One thread per kVec adjacent columns of one row (float4 reads of the partial tiles, two pieces
-// in flight at a time); a CTA holds whole group rows (cluster * swath / kVec threads each), or,
-// for groups wider than kThreads * kVec columns (swath 1024 in CTA pairs), blockIdx.y's slice
-// of them. Pieces are added one after the other in piece order: the sum is the same bits every run.
-__global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams p) {
-  const int rows_per_cta = static_cast<int>(blockDim.y);
-  const int ctas_per_tile = (p.R + rows_per_cta - 1) / rows_per_cta;
-  const int entry = static_cast<int>(blockIdx.x) / ctas_per_tile;
-  const int r = (static_cast<int>(blockIdx.x) - entry * ctas_per_tile) * rows_per_cta + static_cast<int>(threadIdx.y);
+// Until split tile `entry` has all its partial tiles in global memory (the GEMM kernel, which may
+// still be running, signals each part); one thread spins, the CTA follows.
+__device__ void wait_ready(const FixupParams& p, const SplitTile& s, int entry) {
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    const int target = s.count * p.ready_per_piece;
+    int seen;
+    for (;;) {
+      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(p.split_ready + entry) : "memory");
+      if (seen >= target) break;
+      __nanosleep(200);
+    }
+  }
+  __syncthreads();
+}
+
+// One work item: rows [r0, r0 + blockDim.y) of split tile `entry`, columns of slice `slice` of its
+// group (one thread per kVec adjacent columns; float4 reads of the partial tiles, two pieces in
+// flight at a time, through L2: the GEMM kernel wrote them during this grid's life).
+__device__ void reduce_item(const FixupParams& p, const SplitTile& s, int r0, int slice) {
+  const int r = r0 + static_cast<int>(threadIdx.y);
   if (r >= p.R) return;
-  const SplitTile s = p.tiles[entry];
   const std::int64_t gr = static_cast<std::int64_t>(s.row) * p.R + r;
-  const int local = static_cast<int>(blockIdx.y * blockDim.x + threadIdx.x) * kVec;  // column within the group
+  const int local = static_cast<int>(slice * blockDim.x + threadIdx.x) * kVec;  // column within the group
   const std::int64_t gc = static_cast<std::int64_t>(s.group) * p.cluster * p.swath + local;
   if (local >= p.cluster * p.swath || gr >= p.m || gc >= p.n) return;  // past the group, M, N (a phantom swath)
   const int rank = local / p.swath;
@@ -53,14 +65,14 @@ __global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams
   float sum[kVec] = {0.0f, 0.0f, 0.0f, 0.0f};
   int q = 0;
   for (; q + 2 <= s.count; q += 2) {
-    const float4 a = part[q * step / kVec], b = part[(q + 1) * step / kVec];
+    const float4 a = __ldcg(part + q * step / kVec), b = __ldcg(part + (q + 1) * step / kVec);
     sum[0] = (sum[0] + a.x) + b.x;
     sum[1] = (sum[1] + a.y) + b.y;
     sum[2] = (sum[2] + a.z) + b.z;
     sum[3] = (sum[3] + a.w) + b.w;
   }
   if (q < s.count) {
-    const float4 a = part[q * step / kVec];
+    const float4 a = __ldcg(part + q * step / kVec);
     sum[0] += a.x;
     sum[1] += a.y;
     sum[2] += a.z;
@@ -76,6 +88,46 @@ __global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams
   }
 }
 
+// Items (split tile, rows of a CTA, column slice) are taken in list order from a counter, so CTAs
+// that start early - on SMs the GEMM kernel has left - take the first tiles, which its longest
+// pieces finish first. Pieces are added one after the other in piece order: the sum is the same
+// bits every run, whichever CTA computes it.
+__global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams p, int rows_per_item,
+                                                               int items_per_tile, int slices, int num_items) {
+  __shared__ int item;
+  for (;;) {
+    if (threadIdx.x == 0 && threadIdx.y == 0) item = atomicAdd(p.next_item, 1);
+    __syncthreads();
+    const int i = item;
+    __syncthreads();  // everyone has read `item` before thread 0 takes the next one
+    if (i >= num_items) break;
+    const int entry = i / items_per_tile;
+    const int within = i - entry * items_per_tile;
+    const SplitTile s = p.tiles[entry];
+    wait_ready(p, s, entry);
+    reduce_item(p, s, (within / slices) * rows_per_item, within % slices);
+  }
+  // This grid must not end before the GEMM grid (whose C writes a later kernel may read), and the
+  // counters are reset only once no GEMM signal can arrive any more.
+  grid_dependency_wait();
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    __threadfence();
+    if (atomicAdd(p.finished, 1) == static_cast<int>(gridDim.x) - 1) {
+      for (int t = 0; t < p.num_tiles; ++t) p.split_ready[t] = 0;
+      *p.next_item = 0;
+      *p.finished = 0;
+    }
+  }
+}
+
+__global__ void split_of_slot_kernel(const SplitTile* tiles, int num_tiles, int cluster, int* split_of_slot) {
+  const int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (t >= num_tiles) return;
+  const SplitTile s = tiles[t];
+  for (int q = 0; q < s.count * cluster; ++q) split_of_slot[s.first_slot + q] = t;
+}
+
 }  // namespace
 
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
@@ -86,13 +138,31 @@ void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
   const int vecs = group_cols / kVec;
   const int per_row = vecs < kThreads ? vecs : kThreads;  // threads per group row in one CTA
   const dim3 block(static_cast<unsigned>(per_row), static_cast<unsigned>(kThreads / per_row));
-  const std::int64_t ctas_per_tile = (params.R + block.y - 1) / block.y;
-  const std::int64_t blocks = static_cast<std::int64_t>(params.num_tiles) * ctas_per_tile;
-  BSRFLOW_REQUIRE(blocks <= INT_MAX, Errc::unsupported,
-                  std::to_string(params.num_tiles) + " split tiles exceed the fix-up kernel's grid");
-  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>((vecs + per_row - 1) / per_row));
-  split_fixup_kernel<<<grid, block, 0, stream>>>(params);
+  const int slices = (vecs + per_row - 1) / per_row;
+  const int rows_per_item = static_cast<int>(block.y);
+  const std::int64_t items_per_tile = static_cast<std::int64_t>((params.R + rows_per_item - 1) / rows_per_item) * slices;
+  const std::int64_t items = static_cast<std::int64_t>(params.num_tiles) * items_per_tile;
+  BSRFLOW_REQUIRE(items <= INT_MAX, Errc::unsupported,
+                  std::to_string(params.num_tiles) + " split tiles exceed the fix-up kernel's work counter");
+  const int grid = static_cast<int>(std::min<std::int64_t>(items, params.max_ctas));
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(grid));
+  config.blockDim = block;
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  BSRFLOW_CUDA(cudaLaunchKernelEx(&config, split_fixup_kernel, params, rows_per_item, static_cast<int>(items_per_tile),
+                                  slices, static_cast<int>(items)));
   BSRFLOW_CHECK_LAUNCH("split_fixup_kernel");
+}
+
+void prepare_split_sync(const SplitTile* tiles, int num_tiles, int cluster, int* split_of_slot, cudaStream_t stream) {
+  if (num_tiles == 0) return;
+  split_of_slot_kernel<<<(num_tiles + 127) / 128, 128, 0, stream>>>(tiles, num_tiles, cluster, split_of_slot);
+  BSRFLOW_CHECK_LAUNCH("split_of_slot_kernel");
 }
 
 }  // namespace bsrflow::sm90

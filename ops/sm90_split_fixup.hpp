@@ -27,9 +27,24 @@ struct FixupParams {
   int n;
   float alpha;
   float beta;
+  // Overlap with the GEMM kernel (programmatic dependent launch): the fix-up starts on the SMs the
+  // GEMM's CTAs leave and sums a split tile once split_ready[tile] reaches count * ready_per_piece
+  // (the GEMM kernel's signals). Work items are handed out in list order through next_item; the
+  // last CTA, after the GEMM grid has completed, resets split_ready, next_item and finished for
+  // the next run. All three live in the plan's workspace, zero between runs.
+  int* split_ready;
+  int* next_item;
+  int* finished;
+  int ready_per_piece;  // signals per piece: CTAs per cluster x consumer warpgroups
+  int max_ctas;         // the grid: at most this many CTAs (a few per SM)
 };
 
 // One thread per 4 columns of a row of a split tile (any cluster * swath that is a multiple of 4).
+// Launched with programmatic stream serialization right after the GEMM kernel.
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream);
+
+// Plan time: split_of_slot[s] = the SplitTile whose pieces write partial tile s, for the GEMM
+// kernel's signals (cluster CTAs per piece); the counters start at zero.
+void prepare_split_sync(const SplitTile* tiles, int num_tiles, int cluster, int* split_of_slot, cudaStream_t stream);
 
 }  // namespace bsrflow::sm90

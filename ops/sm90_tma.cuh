@@ -183,6 +183,29 @@ __device__ __forceinline__ void fence_proxy_async_smem() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
+// Orders this thread's async-proxy global writes (completed TMA stores) before its later
+// generic-proxy operations, e.g. the release that tells another grid the data is there.
+__device__ __forceinline__ void fence_proxy_async_global() {
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+}
+
+// ---- Programmatic dependent launch ----------------------------------------------------------------
+
+// This CTA lets a grid launched after it with programmatic stream serialization start (once every
+// CTA of this grid has said so or exited). A no-op without such a dependent.
+__device__ __forceinline__ void grid_launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+// Until the grids this one programmatically depends on have completed and their writes are
+// visible. Returns at once without such a dependency.
+__device__ __forceinline__ void grid_dependency_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+
 // ---- Register re-partitioning ---------------------------------------------------------------------
 
 // Every thread of the warpgroup must execute the same setmaxnreg.

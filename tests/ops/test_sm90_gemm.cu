@@ -346,6 +346,59 @@ TEST_CASE("sm90 GEMM: run is capturable into a CUDA Graph", "[ops][sm90][gpu]") 
     CHECK(test::bitwise_equal(eager, replayed));
 }
 
+// The split fix-up runs beside the GEMM kernel (programmatic dependent launch) and waits for each
+// split tile's partials through counters it resets at the end of a run. Runs issued back to back,
+// alternating two A's of one pattern, must each give their own exact result: a fix-up that read
+// partial tiles before this run's pieces wrote them would return the other A's sums, and one that
+// finished before the GEMM kernel could let the copy of C after it miss the kernel's tiles.
+TEST_CASE("sm90 GEMM: split rows stay exact in back-to-back runs (the fix-up overlaps the kernel)",
+          "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  Case c;
+  c.pattern = Pattern::powerlaw;
+  c.N = 512;
+  SECTION("32 x 32 (swap-AB: partial tiles written by the threads)") { c.R = c.C = 32; }
+  SECTION("128 x 128 (direct: partial tiles stored by TMA)") { c.R = c.C = 128; }
+  c.M = 48 * c.R;
+  c.K = 40 * c.C;
+  GemmOptions o;
+  const int cluster = GENERATE(1, 2);
+  o.cluster = cluster;
+  CAPTURE(describe(c), cluster);
+  Stream stream;
+  const Problem<__half, float> p = integer_problem<__half, float>(c);
+  DeviceProblem<__half, float> d(p, true, stream);
+  HostBsr<__half> other = p.A;  // the same pattern, other values
+  for (__half& v : other.values) v = __float2half(-__half2float(v) + 1.0f);
+  const Bsr<__half> A2 = Bsr<__half>::from_host(other, stream);
+  const GemmPlan plan =
+      plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), o, stream);
+  REQUIRE(plan.kernel() == GemmKernel::sm90);
+  REQUIRE(plan.split_rows() > 0);
+  auto run = [&](int i) {
+    plan.run<__half, float>(i % 2 == 0 ? std::as_const(d.A).view() : A2.view(), cview_of(d.B, p.B),
+                             view_of(d.C, p.C), 1.0f, 0.0f, stream);
+  };
+  std::vector<std::vector<float>> expect;
+  for (int i = 0; i < 2; ++i) {
+    d.reset_c(stream);
+    run(i);
+    expect.push_back(d.C.to_host(stream));
+  }
+  constexpr int kRuns = 8;
+  std::vector<DeviceBuffer<float>> copies;
+  for (int i = 0; i < kRuns; ++i) {
+    run(i);
+    copies.emplace_back(d.C.size(), stream);
+    BSRFLOW_CUDA(cudaMemcpyAsync(copies.back().data(), d.C.data(), d.C.bytes(), cudaMemcpyDeviceToDevice, stream));
+  }
+  for (int i = 0; i < kRuns; ++i) {
+    CAPTURE(i);
+    CHECK(test::bitwise_equal(copies[i].to_host(stream), expect[i % 2]));
+  }
+  CHECK_FALSE(test::bitwise_equal(expect[0], expect[1]));
+}
+
 TEST_CASE("sm90 GEMM: the copy-only probe loads and writes nothing", "[ops][sm90][gpu]") {
   SM90_REQUIRE_HOPPER();
   // Every tunable configuration has its probe (the autotuner compares against it), so count the
