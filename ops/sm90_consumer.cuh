@@ -72,11 +72,6 @@ __device__ __forceinline__ void signal_split(const GemmParams& p, int split, int
   }
 }
 
-// Stages of the next tile consumed before a split piece's readiness is signalled: the partial
-// tile's stores then have had about a microsecond to finish, so waiting for them does not stall
-// the warpgroup's MMAs, and the fix-up kernel learns of the tile early.
-constexpr int kSignalAfterStages = 4;
-
 // Run by the 128 threads of consumer warpgroup `wg`; `warp` is the warp within the warpgroup.
 template <class K>
 __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int wg, int warp, int lane) {
@@ -111,10 +106,6 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
         fence_accumulators<K>(acc);
       }
       if (it > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
-      if (it == kSignalAfterStages && pending_split >= 0) {
-        signal_split(p, pending_split, wg, releaser);
-        pending_split = -1;
-      }
       prev_stage = stage;
       if (++stage == p.stages) {
         stage = 0;
@@ -126,7 +117,10 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
       fence_accumulators<K>(acc);
     }
     if (iters > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
-    if (pending_split >= 0) {  // a tile too short to reach kSignalAfterStages
+    // The previous tile's partial tile (if it was a split piece) has had this tile's main loop to
+    // reach global memory: waiting for it costs nothing now. Signalling a few stages into the loop
+    // instead stalled the MMAs and measured slower (perf_log entry 35).
+    if (pending_split >= 0) {
       signal_split(p, pending_split, wg, releaser);
       pending_split = -1;
     }
