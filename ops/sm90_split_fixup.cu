@@ -142,9 +142,10 @@ void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
   const int rows_per_item = static_cast<int>(block.y);
   const std::int64_t items_per_tile = static_cast<std::int64_t>((params.R + rows_per_item - 1) / rows_per_item) * slices;
   const std::int64_t items = static_cast<std::int64_t>(params.num_tiles) * items_per_tile;
-  BSRFLOW_REQUIRE(items <= INT_MAX, Errc::unsupported,
-                  std::to_string(params.num_tiles) + " split tiles exceed the fix-up kernel's work counter");
   const int grid = static_cast<int>(std::min<std::int64_t>(items, params.max_ctas));
+  // Every CTA takes one item past the last before it stops: the counter reaches items + grid.
+  BSRFLOW_REQUIRE(items <= INT_MAX - grid, Errc::unsupported,
+                  std::to_string(params.num_tiles) + " split tiles exceed the fix-up kernel's work counter");
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(grid));
   config.blockDim = block;
