@@ -228,7 +228,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
     impl->split_sync =
         DeviceBuffer<int>(static_cast<std::size_t>(impl->schedule.num_partials + impl->schedule.num_splits + 2), stream);
     impl->split_sync.fill_bytes(0, stream);
-    sm90::prepare_split_sync(impl->schedule.splits.data(), impl->schedule.num_splits, cfg.cluster,
+    sm90::fill_split_of_slot(impl->schedule.splits.data(), impl->schedule.num_splits, cfg.cluster,
                              impl->split_sync.data(), stream);
   }
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // the schedule is complete before the plan is used

@@ -25,14 +25,6 @@ namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-// split_of_slot[s] = j for every slot s of split row j.
-__global__ void slot_rows_kernel(const sm90::SplitRow* rows, int num_rows, int* split_of_slot) {
-  const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (j >= num_rows) return;
-  const sm90::SplitRow r = rows[j];
-  for (int q = 0; q < r.count; ++q) split_of_slot[r.first_slot + q] = j;
-}
-
 void launch_prepare(DType in, DType out, Layout b_layout, int width, int smem) {
   const Params none{};
   const bool out_f32 = out == DType::f32, bcol = b_layout == Layout::col_major;
@@ -94,10 +86,8 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
     plan.counters = DeviceBuffer<int>(static_cast<std::size_t>(plan.pieces.num_split_rows), stream);
     plan.partials = DeviceBuffer<float>(slots * static_cast<std::size_t>(A.R) * plan.width, stream);
     BSRFLOW_CUDA(cudaMemsetAsync(plan.counters.data(), 0, plan.counters.bytes(), stream));
-    const int rows = plan.pieces.num_split_rows;
-    slot_rows_kernel<<<(rows + 255) / 256, 256, 0, stream>>>(plan.pieces.split_rows.data(), rows,
-                                                             plan.split_of_slot.data());
-    BSRFLOW_CHECK_LAUNCH("slot_rows_kernel");
+    sm90::fill_split_of_slot(plan.pieces.split_rows.data(), plan.pieces.num_split_rows, 1, plan.split_of_slot.data(),
+                             stream);
   }
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));  // complete before the plan is used
   return plan;

@@ -31,13 +31,13 @@ struct SplitRow {
   int count;
 };
 
+// Consumer warpgroups per CTA (KernelTraits::kConsumers): each stores its part of a tile.
+constexpr int kConsumerWarpgroups = 2;
+
 // One unit of a cluster's work: a piece of block row `row` on swath group `group` (swaths
 // group * cluster + rank). slot >= 0: the piece's CTAs write raw f32 partial tiles number
 // slot + rank of the workspace instead of C. reverse = 1: the producer walks the piece's blocks
 // from the last to the first (ScheduleShape::reverse_max).
-// Consumer warpgroups per CTA (KernelTraits::kConsumers): each stores its part of a tile.
-constexpr int kConsumerWarpgroups = 2;
-
 struct Tile {
   int row;
   int kb_begin;

@@ -99,7 +99,33 @@ __global__ void fill_pieces_kernel(const int* row_ptr, const int* sorted_ids, co
   if (p > 1) split_rows[split_off[s]] = {row, slot_off[s], p};
 }
 
+template <class Split>
+__global__ void split_of_slot_kernel(const Split* splits, int num_splits, int slots_per_piece, int* split_of_slot) {
+  const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (j >= num_splits) return;
+  const Split s = splits[j];
+  for (int q = 0; q < s.count * slots_per_piece; ++q) split_of_slot[s.first_slot + q] = j;
+}
+
+template <class Split>
+void launch_split_of_slot(const Split* splits, int num_splits, int slots_per_piece, int* split_of_slot,
+                          cudaStream_t stream) {
+  if (num_splits <= 0) return;
+  split_of_slot_kernel<<<static_cast<unsigned>((num_splits + 255) / 256), 256, 0, stream>>>(
+      splits, num_splits, slots_per_piece, split_of_slot);
+  BSRFLOW_CHECK_LAUNCH("split_of_slot_kernel");
+}
+
 }  // namespace
+
+void fill_split_of_slot(const SplitRow* splits, int num_splits, int slots_per_piece, int* split_of_slot,
+                        cudaStream_t stream) {
+  launch_split_of_slot(splits, num_splits, slots_per_piece, split_of_slot, stream);
+}
+void fill_split_of_slot(const SplitTile* splits, int num_splits, int slots_per_piece, int* split_of_slot,
+                        cudaStream_t stream) {
+  launch_split_of_slot(splits, num_splits, slots_per_piece, split_of_slot, stream);
+}
 
 int longest_row(const int* row_ptr, int block_rows, cudaStream_t stream) {
   BSRFLOW_REQUIRE(block_rows >= 1, Errc::invalid_argument, "longest_row: no block rows");

@@ -71,6 +71,14 @@ int longest_row(const int* row_ptr, int block_rows, cudaStream_t stream);
 // `row_ptr` is a device pointer with block_rows + 1 entries. block_rows >= 1.
 PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream);
 
+// split_of_slot[s] = j for every partial-tile slot s of split j: the slots_per_piece slots of each
+// of its `count` pieces, from first_slot on (the skinny kernel's split rows: one per piece; the
+// Hopper kernel's split tiles: one per CTA of a cluster). Enqueued on `stream`.
+void fill_split_of_slot(const SplitRow* splits, int num_splits, int slots_per_piece, int* split_of_slot,
+                        cudaStream_t stream);
+void fill_split_of_slot(const SplitTile* splits, int num_splits, int slots_per_piece, int* split_of_slot,
+                        cudaStream_t stream);
+
 // Same result on the host from a host row_ptr.
 HostPieceList build_pieces_host(const std::vector<int>& row_ptr, int limit);
 

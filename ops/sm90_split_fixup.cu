@@ -121,13 +121,6 @@ __global__ void __launch_bounds__(kThreads) split_fixup_kernel(const FixupParams
   }
 }
 
-__global__ void split_of_slot_kernel(const SplitTile* tiles, int num_tiles, int cluster, int* split_of_slot) {
-  const int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (t >= num_tiles) return;
-  const SplitTile s = tiles[t];
-  for (int q = 0; q < s.count * cluster; ++q) split_of_slot[s.first_slot + q] = t;
-}
-
 }  // namespace
 
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
@@ -158,12 +151,6 @@ void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
   BSRFLOW_CUDA(cudaLaunchKernelEx(&config, split_fixup_kernel, params, rows_per_item, static_cast<int>(items_per_tile),
                                   slices, static_cast<int>(items)));
   BSRFLOW_CHECK_LAUNCH("split_fixup_kernel");
-}
-
-void prepare_split_sync(const SplitTile* tiles, int num_tiles, int cluster, int* split_of_slot, cudaStream_t stream) {
-  if (num_tiles == 0) return;
-  split_of_slot_kernel<<<(num_tiles + 127) / 128, 128, 0, stream>>>(tiles, num_tiles, cluster, split_of_slot);
-  BSRFLOW_CHECK_LAUNCH("split_of_slot_kernel");
 }
 
 }  // namespace bsrflow::sm90

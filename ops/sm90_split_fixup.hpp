@@ -43,8 +43,4 @@ struct FixupParams {
 // Launched with programmatic stream serialization right after the GEMM kernel.
 void launch_split_fixup(const FixupParams& params, cudaStream_t stream);
 
-// Plan time: split_of_slot[s] = the SplitTile whose pieces write partial tile s, for the GEMM
-// kernel's signals (cluster CTAs per piece); the counters start at zero.
-void prepare_split_sync(const SplitTile* tiles, int num_tiles, int cluster, int* split_of_slot, cudaStream_t stream);
-
 }  // namespace bsrflow::sm90
