@@ -186,6 +186,19 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
         check_exact<__half, __half>(c, automatic);
       }
     }
+    SECTION(name + ": rows of every length, whole and split") {
+      // Rows of 0, 1, 2, ... blocks: every position of a row's end against the producer's 32-block
+      // column-index batches and the tile boundaries around it (a dynamic-schedule prototype
+      // mixed up two batches there, perf_log entry 36).
+      c.M = (b == 128 ? 40 : 72) * b;
+      c.K = c.M;
+      c.pattern = Pattern::staircase;
+      GemmOptions no_split = automatic;
+      no_split.split_long_rows = false;
+      check_exact<__half, float>(c, no_split);
+      c.beta = 1.0f;
+      check_exact<__half, __half>(c, automatic);
+    }
     SECTION(name + ": power-law rows split across CTAs") {
       c.M = 48 * b;
       c.K = 40 * b;

@@ -32,7 +32,9 @@
 namespace bsrflow::test::gemm {
 
 
-enum class Pattern { random_half, empty_rows, single_block, full, powerlaw, one_long_row, none };
+// staircase: block row i holds min(i, block columns) blocks - every row length from 0 up, across
+// the producer's 32-block column-index batches.
+enum class Pattern { random_half, empty_rows, single_block, full, powerlaw, one_long_row, staircase, none };
 
 inline std::vector<std::vector<int>> block_pattern(Pattern p, int block_rows, int block_cols, std::uint32_t seed) {
   std::vector<std::vector<int>> rows(static_cast<std::size_t>(block_rows));
@@ -67,6 +69,10 @@ inline std::vector<std::vector<int>> block_pattern(Pattern p, int block_rows, in
     case Pattern::one_long_row:
       for (int j = 0; j < block_cols; ++j) rows[block_rows - 1].push_back(j);
       rows[0].push_back(0);
+      break;
+    case Pattern::staircase:
+      for (int i = 0; i < block_rows; ++i)
+        for (int j = 0; j < std::min(i, block_cols); ++j) rows[i].push_back(j);
       break;
     case Pattern::none: break;
   }
