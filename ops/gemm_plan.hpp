@@ -134,6 +134,8 @@ class GemmPlan {
 
   // TIn / TOut must be the dtypes the plan was made for: (f16, f16|f32), (bf16, bf16|f32) on
   // either kernel, (f32, f32) and (f64, f64) on the reference kernel.
+  // A run uses the plan's workspace and counters (workspace_bytes()), so runs of one plan must not
+  // overlap: issue them on one stream, or order them with events. Separate plans run concurrently.
   template <class TIn, class TOut>
   void run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut> C, accumulator_t<TIn> alpha,
            accumulator_t<TIn> beta, cudaStream_t stream) const;
