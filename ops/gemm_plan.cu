@@ -201,6 +201,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   shape.groups = ceil_div(impl->num_swaths, cfg.cluster);
   shape.cluster_size = cfg.cluster;
   shape.reverse_max = sm90::reverse_limit(A.nnzb, block_rows);
+  shape.overhead = sm90::tile_overhead(A.R);
   const std::int64_t most = cfg.cluster == 1 ? sms : std::min(sms / 2, resident_pairs);
   shape.clusters = static_cast<int>(std::min<std::int64_t>(
       {most, static_cast<std::int64_t>(pieces.num_pieces) * shape.groups, sm90::kMaxClusters}));

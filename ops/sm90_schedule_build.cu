@@ -256,7 +256,7 @@ __global__ void __launch_bounds__(32) assign_kernel(const Piece* main, int per_m
     const Piece* list = in_tail ? tail : main;
     const int n = in_tail ? per_tail : per_main;
     for (int j0 = 0; j0 < n; j0 += 32) {
-      const long long mine = j0 + lane < n ? tile_cost(list[j0 + lane]) : 0;
+      const long long mine = j0 + lane < n ? tile_cost(list[j0 + lane], s) : 0;
       const int batch = min(32, n - j0);
       for (int b = 0; b < batch; ++b, ++item) {
         const long long cost = __shfl_sync(0xffffffffu, mine, b);
@@ -391,7 +391,7 @@ HostSchedule assign_tiles_host(const HostPieceList& main, const HostPieceList& t
     const ItemRef ref = item_ref(i, per_main, per_tail, z.tail_first);
     const Piece& pc = ref.tail ? tail.pieces[ref.entry] : main.pieces[ref.entry];
     const auto c = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());  // first min
-    load[c] += tile_cost(pc);
+    load[c] += tile_cost(pc, shape);
     lists[c].push_back(make_tile(pc, ref.group, shape, main.num_slots, tail_slots));
   }
   HostSchedule h;

@@ -88,11 +88,14 @@ struct ScheduleShape {
   int clusters = 0;      // persistent clusters (<= kMaxClusters)
   int cluster_size = 1;  // CTAs per cluster
   int reverse_max = 0;   // odd groups walk pieces of at most this many blocks backwards (0: none)
+  TileOverhead overhead{2, 2};  // a tile's cost beyond its blocks (tile_overhead(R))
 };
 constexpr int kMaxClusters = 256;  // the assignment warp keeps 8 cluster loads per lane
 
 // What a tile costs the assignment: its blocks plus the per-tile overhead.
-BSRFLOW_HD inline long long tile_cost(const Piece& p) { return p.kb_end - p.kb_begin + kTileOverheadBlocks; }
+BSRFLOW_HD inline long long tile_cost(const Piece& p, const ScheduleShape& s) {
+  return p.kb_end - p.kb_begin + (p.slot >= 0 ? s.overhead.split : s.overhead.whole);
+}
 
 // Which (swath group, list entry) the i-th item of the swath-major order is: groups before
 // `tail_first` hold `per_main` entries of the main list each, later ones `per_tail` of the tail.

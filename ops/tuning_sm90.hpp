@@ -82,15 +82,24 @@ constexpr int kSplitAverageFactor = 4;
 constexpr int split_per_cta_fraction(int R) { return R == 128 ? 8 : 2; }
 
 // Tile assignment (sm90_schedule_build.hpp, perf_log entry 13): each (piece, swath group) goes
-// to the cluster with the least work so far, a tile costing its blocks + kTileOverheadBlocks
-// (the epilogue and the pipeline refill: ~3 us of a 16 us 8-block 128x128 tile, entry 11).
+// to the cluster with the least work so far, a tile costing its blocks + tile_overhead(R) (its
+// epilogue, in blocks' worth of main-loop time; a split piece writes an f32 partial tile, twice
+// C's bytes). Per-tile timers (entry 36, H100, 128 power-law): a 128 x 128 block takes ~1.8 us
+// in the main loop with no per-tile intercept, an epilogue ~2.1 us (C) / ~4.7 us (partial
+// tile): 1 and 3 blocks, where 2 and 2 had the clusters ending 228-294 us apart (replayed: the
+// new weights end the last cluster 18 us sooner). At 64 the same timers give ~2 and ~3 blocks,
+// and replaying other weights gains nothing there, so R <= 64 keeps 2 and 2.
 // The last swath groups use finer pieces so the clusters can finish together: rows longer than
 //   max(kTailMinBlocks, kTailAverageFactor * average row length, nnzb / clusters)
 // are cut there, over enough groups to absorb the longest ordinary piece on every cluster's
 // share: ceil(clusters * longest / (kTailAbsorbDivisor * nnzb)) groups. Modelled on the bench's
 // power-law rows (8192^3, 12.5%): max / average cluster work 1.10-1.77 -> 1.00-1.05, B swaths
 // in flight 5-21 -> 2-11, 4-25 MiB of partial tiles; uniform rows are never cut.
-constexpr int kTileOverheadBlocks = 2;
+struct TileOverhead {
+  int whole;  // a piece that is a whole block row: writes C
+  int split;  // a split row's piece: writes an f32 partial tile
+};
+constexpr TileOverhead tile_overhead(int R) { return R == 128 ? TileOverhead{1, 3} : TileOverhead{2, 2}; }
 constexpr int kTailMinBlocks = 4;
 constexpr int kTailAverageFactor = 2;
 constexpr int kTailAbsorbDivisor = 2;

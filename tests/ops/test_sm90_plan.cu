@@ -317,7 +317,7 @@ double check_covering(const std::vector<int>& row_ptr, const sm90::HostSchedule&
         CHECK(tile.slot + s.cluster_size <= h.num_partials);
         CHECK(slots.insert(tile.slot).second);
       }
-      cost[c] += tile.kb_end - tile.kb_begin + sm90::kTileOverheadBlocks;
+      cost[c] += tile.kb_end - tile.kb_begin + (tile.slot >= 0 ? s.overhead.split : s.overhead.whole);
     }
   }
   CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
@@ -342,8 +342,7 @@ std::vector<int> row_ptr_of(const std::vector<int>& lengths) {
 }  // namespace
 
 TEST_CASE("Tile assignment: least-loaded cluster first, in swath-group order", "[ops][sm90]") {
-  // Rows of 5, 3, 2 and 0 blocks, 2 swath groups, 2 clusters; cost = blocks + kTileOverheadBlocks.
-  static_assert(sm90::kTileOverheadBlocks == 2, "the expected lists below assume an overhead of 2");
+  // Rows of 5, 3, 2 and 0 blocks, 2 swath groups, 2 clusters; cost = blocks + 2 (the default).
   const std::vector<int> row_ptr = row_ptr_of({3, 5, 0, 2});
   const sm90::HostPieceList pieces = sm90::build_pieces_host(row_ptr, 0);
   sm90::ScheduleShape s;
@@ -361,6 +360,27 @@ TEST_CASE("Tile assignment: least-loaded cluster first, in swath-group order", "
   CHECK(h.splits.empty());
   CHECK(h.num_partials == 0);
   CHECK(check_covering(row_ptr, h, s) == Approx(1.0));
+}
+
+TEST_CASE("Tile assignment: a tile's overhead depends on the block height and on split pieces", "[ops][sm90]") {
+  CHECK(sm90::tile_overhead(128).whole == 1);
+  CHECK(sm90::tile_overhead(128).split == 3);
+  for (int r : {16, 32, 64}) CHECK((sm90::tile_overhead(r).whole == 2 && sm90::tile_overhead(r).split == 2));
+  sm90::ScheduleShape s;
+  s.overhead = sm90::tile_overhead(128);
+  CHECK(sm90::tile_cost(sm90::Piece{0, 0, 4, -1}, s) == 5);  // a whole row writes C
+  CHECK(sm90::tile_cost(sm90::Piece{0, 0, 4, 0}, s) == 7);   // a split piece writes an f32 partial tile
+  // One row of 8 blocks cut in two pieces and two whole rows of 4, one swath group, 2 clusters:
+  // pieces (4, split, cost 7), (4, split, 7), (4, 5), (4, 5). c0 takes the first piece (7), c1
+  // the second (7), the tie goes to c0 (12), then c1 (12).
+  const std::vector<int> row_ptr = row_ptr_of({8, 4, 4});
+  const sm90::HostPieceList pieces = sm90::build_pieces_host(row_ptr, 4);
+  REQUIRE(pieces.pieces.size() == 4);
+  s.groups = 1;
+  s.clusters = 2;
+  const sm90::HostSchedule h = sm90::assign_tiles_host(pieces, {}, s);
+  check_covering(row_ptr, h, s);
+  CHECK(h.cluster_begin == std::vector<int>{0, 2, 4});
 }
 
 TEST_CASE("Tile assignment: short pieces walk backwards on odd swath groups", "[ops][sm90]") {
