@@ -7,6 +7,8 @@ globaltimer after its main loop and after its epilogue (us from the first CTA's 
   tile_timers.py groups FILE...      swath groups in flight every 10 us
   tile_timers.py simulate FILE...    replay the measured tile times: clusters take the list's next
                                      tile when free, or commit `lag` tiles early
+  tile_timers.py costs FILE...       replay them through the plan-time assignment (least modelled
+                                     work first) with other (whole, split) tile overheads
 """
 import collections, csv, gzip, heapq, sys
 
@@ -100,8 +102,25 @@ def simulate(path):
     print(f'{path}: measured last end {actual:.0f} us; ' + '; '.join(result))
 
 
+def costs(path):
+    by = tiles(load(path), rank=0)
+    items = sorted((r for ts in by.values() for r in ts), key=lambda r: (r['group'], -blocks(r), r['row'], r['kb_begin']))
+    clusters = len(by)
+    result = []
+    for whole, split in ((2, 2), (1, 1), (1.2, 2.6), (1, 3), (0.5, 2.5)):
+        model = [0.0] * clusters
+        busy = [0.0] * clusters
+        for r in items:
+            c = min(range(clusters), key=lambda i: (model[i], i))
+            model[c] += blocks(r) + (split if r['slot'] >= 0 else whole)
+            busy[c] += r['epi_end'] - r['start']
+        result.append(f'({whole}, {split}): {max(busy):.0f} us')
+    actual = max(ts[-1]['epi_end'] for ts in by.values())
+    print(f'{path}: measured last end {actual:.0f} us; replayed with overheads ' + '; '.join(result))
+
+
 if __name__ == '__main__':
-    if len(sys.argv) < 3 or sys.argv[1] not in ('ends', 'groups', 'simulate'):
+    if len(sys.argv) < 3 or sys.argv[1] not in ('ends', 'groups', 'simulate', 'costs'):
         sys.exit(__doc__)
     for f in sys.argv[2:]:
         globals()[sys.argv[1]](f)
