@@ -317,7 +317,7 @@ double check_covering(const std::vector<int>& row_ptr, const sm90::HostSchedule&
         CHECK(tile.slot + s.cluster_size <= h.num_partials);
         CHECK(slots.insert(tile.slot).second);
       }
-      cost[c] += tile.kb_end - tile.kb_begin + (tile.slot >= 0 ? s.overhead.split : s.overhead.whole);
+      cost[c] += sm90::tile_cost(sm90::Piece{tile.row, tile.kb_begin, tile.kb_end, tile.slot}, s);
     }
   }
   CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
@@ -370,17 +370,20 @@ TEST_CASE("Tile assignment: a tile's overhead depends on the block height and on
   s.overhead = sm90::tile_overhead(128);
   CHECK(sm90::tile_cost(sm90::Piece{0, 0, 4, -1}, s) == 5);  // a whole row writes C
   CHECK(sm90::tile_cost(sm90::Piece{0, 0, 4, 0}, s) == 7);   // a split piece writes an f32 partial tile
-  // One row of 8 blocks cut in two pieces and two whole rows of 4, one swath group, 2 clusters:
-  // pieces (4, split, cost 7), (4, split, 7), (4, 5), (4, 5). c0 takes the first piece (7), c1
-  // the second (7), the tie goes to c0 (12), then c1 (12).
-  const std::vector<int> row_ptr = row_ptr_of({8, 4, 4});
-  const sm90::HostPieceList pieces = sm90::build_pieces_host(row_ptr, 4);
-  REQUIRE(pieces.pieces.size() == 4);
+  // Rows of 5 and 4 blocks cut at 3 (pieces of 2 + 3 and 2 + 2 blocks) and two empty rows, one
+  // swath group, 2 clusters. With 1 / 3 the split pieces cost 5, 6, 5, 5 and the empty rows 1
+  // each: c0 5, c1 6, c0 10, c1 11, c0 11, then the tie at 11 goes to c0 - 4 tiles and 2. With
+  // 2 / 2 (costs 4, 5, 4, 4, 2, 2) the empty rows split 3 and 3.
+  const std::vector<int> row_ptr = row_ptr_of({5, 4, 0, 0});
+  const sm90::HostPieceList pieces = sm90::build_pieces_host(row_ptr, 3);
+  REQUIRE(pieces.pieces.size() == 6);
   s.groups = 1;
   s.clusters = 2;
   const sm90::HostSchedule h = sm90::assign_tiles_host(pieces, {}, s);
   check_covering(row_ptr, h, s);
-  CHECK(h.cluster_begin == std::vector<int>{0, 2, 4});
+  CHECK(h.cluster_begin == std::vector<int>{0, 4, 6});
+  s.overhead = sm90::TileOverhead{2, 2};
+  CHECK(sm90::assign_tiles_host(pieces, {}, s).cluster_begin == std::vector<int>{0, 3, 6});
 }
 
 TEST_CASE("Tile assignment: short pieces walk backwards on odd swath groups", "[ops][sm90]") {
