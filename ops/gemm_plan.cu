@@ -203,8 +203,16 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   shape.reverse_max = sm90::reverse_limit(A.nnzb, block_rows);
   shape.overhead = sm90::tile_overhead(A.R);
   const std::int64_t most = cfg.cluster == 1 ? sms : std::min(sms / 2, resident_pairs);
-  shape.clusters = static_cast<int>(std::min<std::int64_t>(
-      {most, static_cast<std::int64_t>(pieces.num_pieces) * shape.groups, sm90::kMaxClusters}));
+  const std::int64_t num_tiles = static_cast<std::int64_t>(pieces.num_pieces) * shape.groups;
+  shape.clusters = static_cast<int>(std::min<std::int64_t>({most, num_tiles, sm90::kMaxClusters}));
+  // Tiles of one cost (block rows of one length, none split): a few clusters fewer when that
+  // fills the last round and the tiles are deep enough to gain (balanced_clusters). Other
+  // patterns keep every cluster: the assignment fills the last round with their tiles' sizes
+  // (128 power-law lost 1% on 64 of 66 pairs).
+  const bool equal_tiles =
+      pieces.num_slots == 0 && A.nnzb == static_cast<std::int64_t>(pieces.longest) * pieces.num_pieces;
+  if (equal_tiles)
+    shape.clusters = sm90::balanced_clusters(num_tiles, static_cast<std::int64_t>(pieces.longest) * A.C, shape.clusters);
   const sm90::TailSplit tail =
       limit > 0 ? sm90::tail_split(A.nnzb, block_rows, shape.groups, shape.clusters, pieces.longest) : sm90::TailSplit{};
   shape.tail_groups = tail.groups;

@@ -84,7 +84,9 @@ struct GemmOptions {
   std::optional<GemmOrientation> orientation;  // unset = tuned
   bool split_long_rows = true;                 // cut rows far above average across CTAs
   bool copy_only = false;                      // speed-of-light probe: loads only, C untouched
-  int max_ctas = 0;                            // persistent CTAs; 0 = one per SM
+  // Persistent CTAs, at most; 0 = up to one per SM (the plan launches a few fewer when its tiles
+  // all cost the same and fewer clusters fill the last round: plan.ctas() says how many).
+  int max_ctas = 0;
   // CTAs per cluster: 0 = tuned, 1, or 2 = CTA pairs on adjacent swaths sharing each A chunk
   // (loaded once, TMA-multicast to both). 2 needs max_ctas 0 or >= 2; the plan's name ends in
   // "_pair" when pairs run.

@@ -25,6 +25,20 @@ int split_limit(std::int64_t nnzb, int block_rows, int num_swaths, int ctas, int
   return static_cast<int>(std::min<std::int64_t>(limit, 1 << 30));
 }
 
+int balanced_clusters(std::int64_t tiles, std::int64_t depth, int most) {
+  if (most <= 1 || tiles <= most || depth < kClusterTrimMinDepth) return most;
+  int best = most;
+  std::int64_t best_slots = (tiles + most - 1) / most * most;
+  for (int c = most - 1; c >= most - most / kClusterTrimDivisor; --c) {
+    const std::int64_t slots = (tiles + c - 1) / c * c;
+    if (slots < best_slots) {
+      best = c;
+      best_slots = slots;
+    }
+  }
+  return best;
+}
+
 int reverse_limit(std::int64_t nnzb, int block_rows) {
   if (block_rows <= 0 || nnzb <= 0) return 0;
   return static_cast<int>(std::min<std::int64_t>(kReverseAverageFactor * average_row_blocks(nnzb, block_rows), 1 << 30));

@@ -60,6 +60,12 @@ struct TailSplit {
 };
 TailSplit tail_split(std::int64_t nnzb, int block_rows, int groups, int clusters, int longest_piece);
 
+// Clusters for `tiles` tiles of equal cost, each `depth` deep in K (blocks x C), on at most
+// `most` clusters: the count in [most - most / kClusterTrimDivisor, most] whose rounds leave the
+// fewest idle slots (ceil(tiles / c) * c), the larger on a tie (tuning_sm90.hpp). `most` when
+// tiles <= most or depth < kClusterTrimMinDepth.
+int balanced_clusters(std::int64_t tiles, std::int64_t depth, int most);
+
 // Number of pieces a row of `length` blocks is cut into under `limit` (0: never split).
 BSRFLOW_HD inline int pieces_for(int length, int limit) {
   return (limit > 0 && length > limit) ? (length + limit - 1) / limit : 1;

@@ -104,6 +104,22 @@ constexpr int kTailMinBlocks = 4;
 constexpr int kTailAverageFactor = 2;
 constexpr int kTailAbsorbDivisor = 2;
 
+// Cluster count for tiles of equal cost (every block row the same length, none split; perf_log
+// entry 38). T such tiles on c clusters take ceil(T / c) rounds; where the last round is partial,
+// its idle clusters leave the busy ones little faster (call 3: a 16th tile ran ~25% faster than
+// the others, not 2x), so a few clusters fewer with a full last round finish sooner. The planner
+// takes the c in [most - most / kClusterTrimDivisor, most] with the fewest slots ceil(T / c) * c,
+// the larger c on a tie. Measured on the H100 (TFLOPS, `most` 66 pairs / 132 CTAs), 8192^3 12.5%
+// uniform: 128 x 128 (1024 tiles) on 64 pairs 608 -> 644, 64 x 64 (2048) on 64 pairs 422 -> 432,
+// 32 x 32 and 16 x 16 (4096) on 128 CTAs 229 -> 234 and 121 -> 125; M = 7936 at 128 (992 tiles) on
+// 62 pairs 590 -> 630; N = 7680 at 128 (960) on 64 pairs 603 -> 635. Trimming 9-12% of the clusters
+// lost 4-8% even with a full last round (960 tiles on 60 pairs: 580), hence the bound. Short
+// tiles gain nothing: at 3% density (tiles 256 deep in K: 2 blocks of 128, 8 of 32) the trim
+// gave -1.6% (H100, 128), +3% (H200, 128) and -1.7% (H200, 32), so it applies from
+// kClusterTrimMinDepth on (12.5% and 50%: 1024 and 4096 deep, +1.3-5.6% on both GPUs).
+constexpr int kClusterTrimDivisor = 16;
+constexpr int kClusterTrimMinDepth = 512;
+
 // Walk direction (perf_log entry 31): on odd swath groups, pieces of at most
 // kReverseAverageFactor x the average row length walk their blocks backwards, so that a row's A
 // chunks read last on the previous group are read first again while still in L2 (128 uniform

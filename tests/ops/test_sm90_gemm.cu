@@ -199,6 +199,24 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
       c.beta = 1.0f;
       check_exact<__half, __half>(c, automatic);
     }
+    SECTION(name + ": rows of one length on a few clusters fewer") {
+      // 36 tiles of one cost (one swath group), 512 deep in K, on at most 32 CTAs: 30 CTAs (or
+      // 15 pairs) fill both rounds (sm90::balanced_clusters), and the plan launches that many.
+      c.M = 36 * b;
+      c.K = 512;
+      c.pattern = Pattern::full;
+      GemmOptions capped = automatic;
+      capped.max_ctas = 32;
+      Stream stream;
+      const Problem<__half, float> p = integer_problem<__half, float>(c);
+      DeviceProblem<__half, float> d(p, true, stream);
+      const GemmPlan plan =
+          plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), capped, stream);
+      CHECK(plan.ctas() == 30);
+      check_exact<__half, float>(c, capped);
+      c.beta = -3.0f;
+      check_exact<__half, __half>(c, capped);
+    }
     SECTION(name + ": power-law rows split across CTAs") {
       c.M = 48 * b;
       c.K = 40 * b;

@@ -448,6 +448,32 @@ TEST_CASE("Tile assignment: tail groups take finer pieces; pairs own two partial
   check_covering(row_ptr, pairs, s);
 }
 
+TEST_CASE("Cluster count for tiles of one cost: the fullest last round within the trim bound", "[ops][sm90]") {
+  // The bench's uniform shapes on a 132-SM GPU (66 pairs / 132 CTAs) and the shapes off them
+  // that were measured (perf_log entry 38), with tiles 1024 deep in K (12.5% density).
+  CHECK(sm90::balanced_clusters(1024, 1024, 66) == 64);
+  CHECK(sm90::balanced_clusters(2048, 1024, 66) == 64);
+  CHECK(sm90::balanced_clusters(4096, 1024, 132) == 128);
+  CHECK(sm90::balanced_clusters(992, 1024, 66) == 62);
+  CHECK(sm90::balanced_clusters(960, 1024, 66) == 64);   // 60 would fill it too, but lie past the bound
+  CHECK(sm90::balanced_clusters(1000, 1024, 66) == 63);  // 1008 slots; none in [62, 66] has fewer
+  // A tie keeps the larger count: 130 and 128 clusters both take 8320 slots.
+  CHECK(sm90::balanced_clusters(8320, 1024, 132) == 130);
+  // Already full, or no more tiles than clusters: every cluster.
+  CHECK(sm90::balanced_clusters(66 * 7, 1024, 66) == 66);
+  CHECK(sm90::balanced_clusters(50, 1024, 66) == 66);
+  CHECK(sm90::balanced_clusters(0, 1024, 66) == 66);
+  CHECK(sm90::balanced_clusters(5, 1024, 1) == 1);
+  // The bound: most - most / 16, so nothing below 16 clusters is trimmed.
+  CHECK(sm90::balanced_clusters(36, 1024, 15) == 15);
+  CHECK(sm90::balanced_clusters(36, 1024, 16) == 15);
+  CHECK(sm90::balanced_clusters(36, 1024, 32) == 30);
+  // Short tiles keep every cluster: below 512 deep in K (3% density's 2 blocks of 128).
+  CHECK(sm90::balanced_clusters(1024, 256, 66) == 66);
+  CHECK(sm90::balanced_clusters(1024, 511, 66) == 66);
+  CHECK(sm90::balanced_clusters(1024, 512, 66) == 64);
+}
+
 TEST_CASE("Tail split rule and schedule limits", "[ops][sm90]") {
   // Uniform rows of 8 blocks (64 rows, 132 clusters): nothing to absorb.
   CHECK(sm90::tail_split(512, 64, 32, 132, 8).groups == 0);
