@@ -55,8 +55,19 @@ constexpr int tuned_cluster(int R) { return R >= 64 ? 2 : 1; }
 // bytes: 491 against 571), so the planner applies them to pairs with row-major B only, and only
 // where that kernel is instantiated (the tuned swath and orientation). R = 64 loses with them
 // either way (410 vs 422).
+// Swap-AB blocks (R = 16 / 32) at least 64 wide with row-major B: 32-deep chunks, 6 stages
+// instead of 3 (perf_log entry 39; 8192^3 12.5%, TFLOPS, old -> new). H200 (session 20 call 4):
+// 32x64 241-249 -> 260-263, 32x128 248 -> 262-264 (bf16 the same, power-law 232 -> 258, N = 512
+// 190 -> 208), 16x64 126-130 -> 141-143 (power-law 129 -> 139-141, N = 512 122 -> 132), 16x128
+// 128-130 -> 142. H100 (call 5): 16x64 120 -> 125, 16x128 120 -> 125, power-law 117 -> 121,
+// 32x64 222 -> 234, 32x128 225 -> 234, power-law 212 -> 226. 16-deep chunks at R = 16 won on the
+// H100 (+4-5%) but lost on the H200 (16x32 -12%), so 16x32 keeps its 32 (= C). Column-major B
+// keeps min(C, 64): shallower chunks shrink its boxes' rows (32x64: 255 -> 219 at 32 deep).
 constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout) {
-  return R == 128 && cluster == 2 && C >= 64 && b_layout == Layout::row_major ? 32 : 0;
+  if (b_layout != Layout::row_major) return 0;
+  if (R == 128 && cluster == 2 && C >= 64) return 32;
+  if (R <= 32 && C >= 64) return 32;
+  return 0;
 }
 
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.

@@ -125,7 +125,10 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
             CHECK(sm90::tuned_for(R, C, bl, 512).swath == 512);
           }
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
-          CHECK(choice.config.k_chunk() == (R == 128 && C >= 64 && bl == Layout::row_major ? 32 : std::min(C, 64)));
+          // Tuned chunks (tuned_k_chunk) with row-major B: 32 at R = 128 in pairs and at R <= 32 for C >= 64.
+          const bool row = bl == Layout::row_major;
+          const int tuned_kc = row && (R == 128 || R <= 32) && C >= 64 ? 32 : std::min(C, 64);
+          CHECK(choice.config.k_chunk() == tuned_kc);
         }
   // Registry entries are unique, and every one fits at least the minimum ring.
   std::set<std::string> names;
@@ -225,6 +228,24 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   CHECK(sm90::tuned_k_chunk(128, 128, 1, Layout::row_major) == 0);
   CHECK(sm90::tuned_k_chunk(128, 32, 2, Layout::row_major) == 0);
   CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::row_major) == 0);
+  // Swap-AB blocks at least 64 wide: 32-deep chunks with row-major B only.
+  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::row_major) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 128, 1, Layout::row_major) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 32, 1, Layout::row_major) == 0);
+  CHECK(sm90::tuned_k_chunk(32, 128, 1, Layout::row_major) == 32);
+  CHECK(sm90::tuned_k_chunk(32, 64, 1, Layout::row_major) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::col_major) == 0);
+  CHECK(sm90::tuned_k_chunk(16, 16, 1, Layout::row_major) == 0);
+  CHECK(sm90::tuned_k_chunk(32, 16, 1, Layout::row_major) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 128, 2, Layout::row_major) == 0);
+  CHECK(sm90::choose(pattern(64, 256, 16, 64, 1), DType::f16, dense(256, 1024), dense(64, 1024), GemmOptions{}, h100)
+            .config.name() == "bsr_sm90_f16_r16c64_swath512_s6_kc32_swap");
+  CHECK(sm90::choose(pattern(64, 256, 32, 128, 1), DType::bf16, dense(256, 1024, DType::bf16), dense(64, 1024),
+                     GemmOptions{}, h100)
+            .config.name() == "bsr_sm90_bf16_r32c128_swath512_s6_kc32_swap");
+  CHECK(sm90::choose(pattern(64, 256, 16, 64, 1), DType::f16, dense(256, 1024, DType::f16, Layout::col_major, 256),
+                     dense(64, 1024), GemmOptions{}, h100)
+            .config.name() == "bsr_sm90_f16_r16c64_swath512_s3_swap_bcol");
   CHECK(sm90::choose(pattern(128, 128, 128, 128, 1), DType::f16, dense(128, 256), dense(128, 256), GemmOptions{}, h100)
             .config.name() == "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
   CHECK(sm90::choose(pattern(128, 64, 128, 64, 1), DType::bf16, dense(64, 256, DType::bf16, Layout::col_major, 64),
