@@ -31,6 +31,7 @@ constexpr int kTuningTimedRuns = 15;
 // an idle GPU; not yet measured here (perf_log.md entry 5 says what to check).
 constexpr double kTuningMargin = 0.01;
 constexpr std::size_t kScratchBudget = std::size_t{2} << 30;  // 2 GiB
+constexpr std::uint64_t kTuningSeed = 0x7475'6e65;  // the scratch values' seed (B takes seed + 1)
 
 // What the tuner runs on: block rows [first_block_row, first_block_row + block_rows) of A and
 // the first n columns of B and C.

@@ -1,13 +1,14 @@
+#include "bsrflow/core/random_fill.hpp"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
 
-#include "bsrflow/apps/common/random_fill.hpp"
 #include "bsrflow/core/dtype.hpp"
 #include "bsrflow/core/error.hpp"
 
-namespace bsrflow::bench {
+namespace bsrflow {
 
 namespace {
 
@@ -48,4 +49,4 @@ template void fill_random_nonzero<__nv_bfloat16>(__nv_bfloat16*, std::int64_t, s
 template void fill_random_nonzero<float>(float*, std::int64_t, std::uint64_t, cudaStream_t);
 template void fill_random_nonzero<double>(double*, std::int64_t, std::uint64_t, cudaStream_t);
 
-}  // namespace bsrflow::bench
+}  // namespace bsrflow
