@@ -240,21 +240,32 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
         part[lr * W + j * 8 + (lane & 3) * 2 + (e & 1)] = acc[j][e];
       }
   }
-  __threadfence();  // the partial tile is visible device-wide before the ticket is taken
-  sm90::named_barrier_sync(1, 32 * kWarps);
+  sm90::named_barrier_sync(1, 32 * kWarps);  // every partial write of the CTA before the ticket
   const int split = p.split_of_slot[piece.slot];
   const sm90::SplitRow sr = p.split_rows[split];
-  if (tid == 0) last_of_row = atomicAdd(p.counters + split, 1) == sr.count - 1;
+  if (tid == 0) last_of_row = sm90::atomic_add_acq_rel_gpu(p.counters + split, 1) == sr.count - 1;
   sm90::named_barrier_sync(1, 32 * kWarps);
   if (!last_of_row) return;
-  __threadfence();
-  const float* first = p.partials + static_cast<std::int64_t>(sr.first_slot) * (R * W);
-  for (int idx = tid; idx < R * W; idx += 32 * kWarps) {
-    const int row = row0 + idx / W, col = idx % W;
-    if (row >= p.m || col >= p.n) continue;
-    float sum = __ldcg(first + idx);
-    for (int q = 1; q < sr.count; ++q) sum += __ldcg(first + static_cast<std::int64_t>(q) * (R * W) + idx);
-    store_c<TOut>(p, row, col, sum);
+  // The row's sum: four consecutive elements per thread (float4), slot by slot in slot order
+  // (bitwise reproducible), the slots' loads unrolled so that several are in flight at once.
+  const int quads = R * W / 4;
+  const float4* first = reinterpret_cast<const float4*>(p.partials + static_cast<std::int64_t>(sr.first_slot) * (R * W));
+  for (int qd = tid; qd < quads; qd += 32 * kWarps) {
+    float4 sum = __ldcg(first + qd);
+#pragma unroll 4
+    for (int q = 1; q < sr.count; ++q) {
+      const float4 v = __ldcg(first + static_cast<std::int64_t>(q) * quads + qd);
+      sum.x += v.x;
+      sum.y += v.y;
+      sum.z += v.z;
+      sum.w += v.w;
+    }
+    const int row = row0 + qd * 4 / W, col = qd * 4 % W;
+    if (row >= p.m) continue;
+    const float s4[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (col + e < p.n) store_c<TOut>(p, row, col + e, s4[e]);
   }
   if (tid == 0) p.counters[split] = 0;  // ready for the next run
 #endif

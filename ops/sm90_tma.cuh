@@ -189,6 +189,17 @@ __device__ __forceinline__ void fence_proxy_async_global() {
   asm volatile("fence.proxy.async.global;\n" ::: "memory");
 }
 
+// Adds `v` to the global `counter` at GPU scope with acquire-release semantics and returns the
+// old value: a ticket. Preceded by a CTA barrier, it publishes the writes of every thread of the
+// CTA (release is cumulative over what the barrier ordered before it); the CTA that reads the
+// last ticket sees the writes the other CTAs published (acquire), and after a second barrier so
+// do all its threads. One fence by one thread instead of a __threadfence by each.
+__device__ __forceinline__ int atomic_add_acq_rel_gpu(int* counter, int v) {
+  int old;
+  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;\n" : "=r"(old) : "l"(counter), "r"(v) : "memory");
+  return old;
+}
+
 // ---- Programmatic dependent launch ----------------------------------------------------------------
 
 // This CTA lets a grid launched after it with programmatic stream serialization start (once every
