@@ -26,12 +26,14 @@ constexpr int kStages = 4;
 constexpr int kStageTargetBytes = 16384;
 constexpr int kMaxBlocksPerStage = 16;
 
-// Pieces: the average row is cut into max(1, resident / block_rows) pieces, so that the pieces
-// of the average rows fill one wave of the CTAs the GPU holds at once (ncu on 1.7-wave launches
-// flagged the last partial wave); rows up to kRowSlack times that length stay whole, no piece is
-// shorter than kMinPieceBlocks stored blocks (a split row costs an f32 partial tile written and
-// read back), and no row is cut into more than kMaxPiecesPerRow pieces (the last CTA of a row
-// sums them all).
+// Pieces: with fewer block rows than SMs, the average row is cut into max(1, resident /
+// block_rows) pieces, so that the pieces of the average rows fill one wave of the CTAs the GPU
+// holds at once (ncu on 1.7-wave launches flagged the last partial wave). With at least one row
+// per SM the average row stays whole: a split row's partial tile, ticket and sum add ~2.5 us to
+// the end of a ~15 us kernel, more than a fuller wave returns once every SM has a row (perf_log
+// entry 42: 172 rows of 64 x 64 blocks, N = 16, 19.6 -> 16.6 us on an H100). Rows up to
+// kRowSlack times that length stay whole, no piece is shorter than kMinPieceBlocks stored blocks,
+// and no row is cut into more than kMaxPiecesPerRow pieces (the last CTA of a row sums them all).
 constexpr double kRowSlack = 1.25;
 // CTAs per SM the pieces are planned for, at most: the narrow tiles fit four per SM by registers
 // (56 per thread) but four waves' worth of smaller pieces cost 64 x 64 blocks up to 9% in split-row
@@ -67,10 +69,10 @@ constexpr int smem_bytes(int R, int C, int width) {
 }
 
 // Longest piece (in stored blocks) for nnzb blocks over block_rows rows whose longest has
-// `longest` blocks, when `resident` CTAs of the kernel fit on the GPU at once.
-inline int piece_limit(std::int64_t nnzb, int block_rows, int longest, int resident) {
+// `longest` blocks, when `resident` CTAs of the kernel fit on the GPU's `sms` SMs at once.
+inline int piece_limit(std::int64_t nnzb, int block_rows, int longest, int resident, int sms) {
   const int rows = std::max(block_rows, 1);
-  const int per_row = std::max(1, resident / rows);
+  const int per_row = rows >= sms ? 1 : std::max(1, resident / rows);
   const double average = static_cast<double>(nnzb) / rows;
   const auto even = static_cast<std::int64_t>(std::ceil(kRowSlack * average / per_row));
   const int capped = (longest + kMaxPiecesPerRow - 1) / kMaxPiecesPerRow;
