@@ -26,20 +26,23 @@ constexpr int kStages = 4;
 constexpr int kStageTargetBytes = 16384;
 constexpr int kMaxBlocksPerStage = 16;
 
-// Pieces: with fewer block rows than SMs, the average row is cut into max(1, resident /
-// block_rows) pieces, so that the pieces of the average rows fill one wave of the CTAs the GPU
-// holds at once (ncu on 1.7-wave launches flagged the last partial wave). With at least one row
-// per SM the average row stays whole: a split row's partial tile, ticket and sum add ~2.5 us to
-// the end of a ~15 us kernel, more than a fuller wave returns once every SM has a row (perf_log
-// entry 42: 172 rows of 64 x 64 blocks, N = 16, 19.6 -> 16.6 us on an H100). Rows up to
-// kRowSlack times that length stay whole, no piece is shorter than kMinPieceBlocks stored blocks,
-// and no row is cut into more than kMaxPiecesPerRow pieces (the last CTA of a row sums them all).
+// Pieces: the average row is cut into max(1, resident / block_rows) pieces, so that the pieces
+// of the average rows fill one wave of the CTAs the GPU holds at once (ncu on 1.7-wave launches
+// flagged the last partial wave) - unless every SM has a row and the average row holds at most
+// kWholeRowMaxBytes of A: then it stays whole. A split row's partial tile, ticket and sum add
+// ~2.5 us to the end of a ~15 us kernel, more than a fuller wave returns for short rows; longer
+// rows on one CTA each leave the SMs that hold two CTAs behind (perf_log entry 42: 172 rows of
+// 64 x 64 blocks, N = 16, whole rows -10% / -4% at 128 KiB per row on an H100 / H200, but +10% on
+// the H200 at 256 KiB). Rows up to kRowSlack times that length stay whole, no piece is shorter
+// than kMinPieceBlocks stored blocks, and no row is cut into more than kMaxPiecesPerRow pieces
+// (the last CTA of a row sums them all).
 constexpr double kRowSlack = 1.25;
 // CTAs per SM the pieces are planned for, at most: the narrow tiles fit four per SM by registers
 // (56 per thread) but four waves' worth of smaller pieces cost 64 x 64 blocks up to 9% in split-row
 // partials against planning for three (perf_log entry 17).
 constexpr int kMaxPlannedCtasPerSm = 3;
 constexpr int kMinPieceBlocks = 8;
+constexpr std::int64_t kWholeRowMaxBytes = std::int64_t{128} << 10;
 constexpr int kMaxPiecesPerRow = 64;
 
 // Output columns of one tile: 16, 32 or 64 (the kernel's template widths).
@@ -68,12 +71,14 @@ constexpr int smem_bytes(int R, int C, int width) {
   return std::max(kStages * stage_bytes(R, C, width), reduce) + 1024;
 }
 
-// Longest piece (in stored blocks) for nnzb blocks over block_rows rows whose longest has
-// `longest` blocks, when `resident` CTAs of the kernel fit on the GPU's `sms` SMs at once.
-inline int piece_limit(std::int64_t nnzb, int block_rows, int longest, int resident, int sms) {
+// Longest piece (in stored blocks) for nnzb blocks of `block_bytes` bytes over block_rows rows
+// whose longest has `longest` blocks, when `resident` CTAs of the kernel fit on the GPU's `sms`
+// SMs at once.
+inline int piece_limit(std::int64_t nnzb, int block_rows, int longest, int resident, int sms, int block_bytes) {
   const int rows = std::max(block_rows, 1);
-  const int per_row = rows >= sms ? 1 : std::max(1, resident / rows);
   const double average = static_cast<double>(nnzb) / rows;
+  const bool whole = rows >= sms && average * block_bytes <= static_cast<double>(kWholeRowMaxBytes);
+  const int per_row = whole ? 1 : std::max(1, resident / rows);
   const auto even = static_cast<std::int64_t>(std::ceil(kRowSlack * average / per_row));
   const int capped = (longest + kMaxPiecesPerRow - 1) / kMaxPiecesPerRow;
   return static_cast<int>(std::max<std::int64_t>({kMinPieceBlocks, even, capped}));

@@ -92,18 +92,22 @@ TEST_CASE("skinny plan: names, widths, stages, shared memory", "[ops][skinny]") 
 }
 
 TEST_CASE("skinny plan: piece limits", "[ops][skinny]") {
-  // Fewer rows than SMs: pieces of the average row fill one wave of resident CTAs (here 3 per
-  // SM on 132 SMs: 396).
-  CHECK(skinny::piece_limit(22016, 128, 172, 396, 132) == 72);  // 4096 x 11008, 32 x 32, 50%: 3 per row
-  CHECK(skinny::piece_limit(2752, 64, 43, 396, 132) == 9);      // 64 x 64, 25%: 6 per row (43 / 9 -> 5 pieces)
-  CHECK(skinny::piece_limit(2752, 131, 21, 396, 132) == 9);     // one row short of the SMs: 3 per row
-  // At least one row per SM: the average row stays whole (up to 1.25 x average).
-  CHECK(skinny::piece_limit(22016, 344, 64, 396, 132) == 80);   // 344 rows
-  CHECK(skinny::piece_limit(2752, 172, 16, 396, 132) == 20);    // 172 rows: whole (2 per row before entry 42)
-  CHECK(skinny::piece_limit(2772, 132, 21, 396, 132) == 27);    // exactly one row per SM
+  // Pieces of the average row fill one wave of resident CTAs (here 3 per SM on 132 SMs: 396);
+  // 32 x 32 blocks are 2 KiB, 64 x 64 blocks 8 KiB.
+  CHECK(skinny::piece_limit(22016, 128, 172, 396, 132, 2048) == 72);  // 4096 x 11008, 32 x 32, 50%: 3 per row
+  CHECK(skinny::piece_limit(2752, 64, 43, 396, 132, 8192) == 9);      // 64 x 64, 25%: 6 per row (43 / 9 -> 5 pieces)
+  CHECK(skinny::piece_limit(2752, 131, 21, 396, 132, 8192) == 9);     // one row short of the SMs: 3 per row
+  // Every SM has a row and the average row holds at most 128 KiB: it stays whole (up to 1.25 x
+  // the average).
+  CHECK(skinny::piece_limit(22016, 344, 64, 396, 132, 2048) == 80);   // 344 rows of 128 KiB
+  CHECK(skinny::piece_limit(2752, 172, 16, 396, 132, 8192) == 20);    // 172 rows of 128 KiB (2 per row before entry 42)
+  CHECK(skinny::piece_limit(2772, 132, 21, 396, 132, 2048) == 27);    // exactly one row per SM
+  // Longer rows are cut as before: 172 rows of 256 KiB, 2 per row.
+  CHECK(skinny::piece_limit(5504, 172, 32, 396, 132, 8192) == 20);
+  CHECK(skinny::piece_limit(2772, 132, 21, 396, 132, 8192) == 9);     // 168 KiB per row: 3 per row
   // Short rows stay whole; one huge row is cut into at most kMaxPiecesPerRow pieces.
-  CHECK(skinny::piece_limit(200, 30, 40, 396, 132) == skinny::kMinPieceBlocks);
-  CHECK(skinny::piece_limit(100000, 1, 100000, 396, 132) == 1563);
-  CHECK(skinny::piece_limit(0, 0, 0, 396, 132) == skinny::kMinPieceBlocks);
-  CHECK(skinny::piece_limit(1000, 10, 100, 0, 132) == 125);  // nothing resident: one piece per row (x 1.25)
+  CHECK(skinny::piece_limit(200, 30, 40, 396, 132, 2048) == skinny::kMinPieceBlocks);
+  CHECK(skinny::piece_limit(100000, 1, 100000, 396, 132, 2048) == 1563);
+  CHECK(skinny::piece_limit(0, 0, 0, 396, 132, 2048) == skinny::kMinPieceBlocks);
+  CHECK(skinny::piece_limit(1000, 10, 100, 0, 132, 2048) == 125);  // nothing resident: one piece per row (x 1.25)
 }
