@@ -77,7 +77,8 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   if (split) {
     const int longest = sm90::longest_row(row_ptr, block_rows, stream);
     const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.smem), 1, kMaxPlannedCtasPerSm);
-    limit = piece_limit(A.nnzb, block_rows, longest, per_sm * std::max(sms, 1), std::max(sms, 1), A.R * A.C * 2);
+    limit = piece_limit(A.nnzb, block_rows, longest, per_sm * std::max(sms, 1), std::max(sms, 1),
+                        A.R * A.C * static_cast<int>(dtype_size(in)));
   }
   plan.pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream);
   if (plan.pieces.num_split_rows > 0) {
