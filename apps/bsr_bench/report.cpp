@@ -40,26 +40,38 @@ std::string ms_cell(const Record& r) {
 std::string tuning_section(const std::vector<Record>& records) {
   std::vector<std::vector<std::string>> rows;
   double log_sum = 0;
-  int n = 0, slower = 0;
+  int n = 0, slower = 0, same = 0;
   for (const Record& r : records) {
     const double gain = r.number("gain_vs_heuristic");
     if (r.text("system") != "bsrflow_sm90_tuned" || !std::isfinite(gain)) continue;
     const bool worse = r.flag("slower_beyond_noise");
+    const bool kept = r.flag("same_config_as_heuristic", false);
     log_sum += std::log(gain);
     ++n;
     slower += worse;
-    rows.push_back({r.text("case"), r.text("heuristic_config"), r.text("config"), format_fixed(gain, 3),
-                    worse ? "SLOWER beyond noise" : "ok", format_significant(r.number("prep_ms"))});
+    same += kept;
+    const std::string spread = r.has("paired_gain")
+                                   ? format_fixed(r.number("paired_gain_p10"), 3) + "-" +
+                                         format_fixed(r.number("paired_gain_p90"), 3)
+                                   : "-";
+    rows.push_back({r.text("case"), r.text("heuristic_config"), r.text("config"), format_fixed(gain, 3), spread,
+                    worse ? "SLOWER beyond noise" : kept ? "same configuration" : "ok",
+                    format_significant(r.number("prep_ms"))});
   }
   if (rows.empty()) return {};
   std::ostringstream md;
   md << "## Autotuning: bsrflow_sm90_tuned vs bsrflow_sm90 (heuristic)\n\n"
-     << markdown_table({"case", "heuristic config", "tuned config", "gain", "verdict", "tuning ms"}, rows,
-                       {Align::left, Align::left, Align::left, Align::right, Align::left, Align::right})
+     << markdown_table({"case", "heuristic config", "tuned config", "gain", "gain p10-p90", "verdict", "tuning ms"}, rows,
+                       {Align::left, Align::left, Align::left, Align::right, Align::right, Align::left, Align::right})
      << '\n'
-     << "- gain = t(bsrflow_sm90) / t(bsrflow_sm90_tuned), medians of this run; geometric mean over " << n
-     << " cases: " << format_fixed(std::exp(log_sum / n), 3) << "; slower beyond noise: " << slower << ".\n"
-     << "- 'SLOWER beyond noise' = the tuned plan's p10 time is above the heuristic's p90 time.\n"
+     << "- gain = t(bsrflow_sm90) / t(bsrflow_sm90_tuned): the median over alternating pairs of runs of the two "
+        "plans (each run after an L2 flush; p10-p90 over the pairs), or 1 where the tuner kept the heuristic's "
+        "configuration (one plan: a difference between the two rows above is drift). Geometric mean over "
+     << n << " cases: " << format_fixed(std::exp(log_sum / n), 3) << "; same configuration: " << same
+     << "; slower beyond noise: " << slower << ".\n"
+     << "- 'SLOWER beyond noise' = the tuned plan lost in at least 90% of the pairs (gain p90 below 1). Records "
+        "without pairs (JSON from before the pairs) compare the two series: the tuned plan's p10 time above the "
+        "heuristic's p90.\n"
      << "- tuning ms = the exhaustive tuning inside plan_gemm (every tunable configuration timed on the case's "
         "pattern, docs/autotuning.md), paid once per pattern.\n";
   return md.str();

@@ -102,6 +102,17 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
     }
     const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, timing, &session.flusher, stream);
     record_timing(r, s);
+    if (prepared->has_baseline()) {
+      // gain = t(baseline) / t(this run) in alternating pairs; none when both run one plan.
+      r.set("heuristic_config", prepared->baseline_config());
+      if (prepared->baseline_config() != prepared->config()) {
+        const Summary gain = summarize(time_pair_ratios([&](cudaStream_t st) { prepared->run_baseline(st); },
+                                                        [&](cudaStream_t st) { prepared->run(st); }, timing,
+                                                        &session.flusher, stream));
+        r.set("paired_gain", gain.median).set("paired_gain_p10", gain.p10).set("paired_gain_p90", gain.p90);
+        r.set("pairs", gain.count);
+      }
+    }
     if (system.slow() && timing.iters < config.timing.iters)
       r.set("note", "timed runs capped at " + std::to_string(timing.iters) + " (slow oracle)");
     const bool dense = system.kind() == SystemKind::dense_baseline;
@@ -199,6 +210,36 @@ BenchCase case_from_record(const Record& r) {
   return c;
 }
 
+namespace {
+
+// Autotuned vs heuristic: the gain t(heuristic) / t(tuned) and whether the tuned plan is slower
+// beyond the noise. Where the tuner kept the heuristic's configuration both records ran one plan:
+// the gain is 1 and any difference between them is drift. Otherwise the gain measured in
+// alternating pairs (runner: paired_gain), the verdict "slower" when the tuned plan lost in at
+// least 90% of the pairs; records without pairs (older JSON) compare the two series: the tuned
+// plan's fastest decile slower than the heuristic's slowest.
+void add_tuning_gain(Record& r, const Record* heuristic) {
+  const bool ok = r.text("status") == "ok";
+  if (!r.has("heuristic_config")) r.set("heuristic_config", heuristic != nullptr ? heuristic->text("config") : "");
+  const bool same = ok && !r.text("config").empty() && r.text("config") == r.text("heuristic_config");
+  r.set("same_config_as_heuristic", same);
+  double gain = kNaN;
+  bool slower = false;
+  if (same) {
+    gain = 1.0;
+  } else if (ok && r.has("paired_gain")) {
+    gain = r.number("paired_gain");
+    slower = r.number("paired_gain_p90") < 1.0;
+  } else if (ok && heuristic != nullptr) {
+    gain = heuristic->number("ms") / r.number("ms");
+    slower = r.number("ms_p10") > heuristic->number("ms_p90");
+  }
+  r.set("gain_vs_heuristic", gain);
+  if (std::isfinite(gain)) r.set("slower_beyond_noise", slower);
+}
+
+}  // namespace
+
 void add_comparisons(std::vector<Record>& records) {
   std::map<std::string, std::vector<Record*>> by_case;
   for (auto& r : records) by_case[r.text("case")].push_back(&r);
@@ -252,14 +293,7 @@ void add_comparisons(std::vector<Record>& records) {
       r->set("sol_source", source).set("sol_tflops", sol);
       r->set("pct_copy_bw", kind == "dense_baseline" ? kNaN : r->number("gbps") / r->number("copy_gbps"));
       r->set("pct_sol", reference_point ? kNaN : eff / sol);
-      // Autotuned vs heuristic: the gain, and whether the tuned plan is slower beyond the noise
-      // of the two measurements (its fastest decile slower than the heuristic's slowest).
-      if (r->text("system") == "bsrflow_sm90_tuned") {
-        const bool both = ok && heuristic != nullptr;
-        r->set("gain_vs_heuristic", both ? heuristic->number("ms") / ms : kNaN);
-        r->set("heuristic_config", heuristic != nullptr ? heuristic->text("config") : std::string());
-        if (both) r->set("slower_beyond_noise", r->number("ms_p10") > heuristic->number("ms_p90"));
-      }
+      if (r->text("system") == "bsrflow_sm90_tuned") add_tuning_gain(*r, heuristic);
     }
   }
 }

@@ -3,16 +3,10 @@
 #include <string>
 
 #include "bsrflow/core/error.hpp"
+#include "bsrflow/core/pair_timing.hpp"
 #include "bsrflow/core/stream.hpp"
 
 namespace bsrflow::bench {
-
-L2Flusher::L2Flusher(std::size_t l2_bytes, cudaStream_t stream) : scratch_(2 * l2_bytes, stream) {}
-
-void L2Flusher::flush(cudaStream_t stream) {
-  scratch_.fill_bytes(next_value_, stream);
-  next_value_ = (next_value_ + 1) & 0xFF;
-}
 
 std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
   BSRFLOW_REQUIRE(config.iters >= 1, Errc::invalid_argument,
@@ -37,6 +31,11 @@ std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Fl
   std::vector<double> ms(static_cast<std::size_t>(config.iters));
   for (int i = 0; i < config.iters; ++i) ms[i] = Event::elapsed_ms(start[i], stop[i]);
   return ms;
+}
+
+std::vector<double> time_pair_ratios(const RunFn& a, const RunFn& b, const TimingConfig& config, L2Flusher* flusher,
+                                     cudaStream_t stream) {
+  return bsrflow::time_pair_ratios(a, b, config.iters, config.warmup, config.cold_l2 ? flusher : nullptr, stream);
 }
 
 Summary time_and_summarize(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {

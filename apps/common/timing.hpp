@@ -12,6 +12,7 @@
 #include "bsrflow/apps/common/record.hpp"
 #include "bsrflow/apps/common/stats.hpp"
 #include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/l2_flusher.hpp"
 
 namespace bsrflow::bench {
 
@@ -24,22 +25,16 @@ struct TimingConfig {
 // Work to time: enqueues one run on the stream it is given (it may also synchronise).
 using RunFn = std::function<void(cudaStream_t)>;
 
-// Evicts L2 by writing a scratch buffer of 2 x `l2_bytes`.
-class L2Flusher {
- public:
-  L2Flusher(std::size_t l2_bytes, cudaStream_t stream);
-  void flush(cudaStream_t stream);
-  std::size_t bytes() const { return scratch_.bytes(); }
-
- private:
-  DeviceBuffer<unsigned char> scratch_;
-  int next_value_ = 0;  // alternates so consecutive flushes really write new data
-};
-
 // `config.warmup` untimed runs, then `config.iters` timed runs (each preceded by a flush when
 // config.cold_l2 and `flusher` is given). Returns the per-run times in milliseconds.
 // Throws Error(invalid_argument) if iters < 1 or warmup < 0.
 std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream);
+
+// core/pair_timing.hpp's time_pair_ratios with `config`: config.iters pairs after config.warmup
+// runs of each, every run after a flush when config.cold_l2 and `flusher` is given. Returns
+// t(a) / t(b) for each pair.
+std::vector<double> time_pair_ratios(const RunFn& a, const RunFn& b, const TimingConfig& config, L2Flusher* flusher,
+                                     cudaStream_t stream);
 
 // time_runs + summarize.
 Summary time_and_summarize(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream);

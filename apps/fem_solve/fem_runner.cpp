@@ -127,7 +127,7 @@ void run_compare(const FemOptions& o, FemSystem<T>& sys, PcgSolver<T>& cg, FemRu
   const bench::BandwidthResult copy =
       bench::measure_run_copy_bandwidth("fem_solve", run.info.device, o.timing, stream, log);
   run.copy_gbps = copy.bytes_per_second() / 1e9;
-  bench::L2Flusher flusher(device_info().l2_bytes, stream);
+  L2Flusher flusher(device_info().l2_bytes, stream);
   const HostCsr<T> host_A = sys.host_matrix(stream);
   const std::vector<T> host_b = sys.host_rhs(stream);
   DeviceBuffer<T> x(static_cast<std::size_t>(sys.dofs()), stream);

@@ -82,7 +82,7 @@ struct Timed {
 };
 
 template <class T>
-Timed time_forward(GcnForward<T>& fwd, const GnnOptions& o, bench::L2Flusher& flusher, cudaStream_t stream) {
+Timed time_forward(GcnForward<T>& fwd, const GnnOptions& o, L2Flusher& flusher, cudaStream_t stream) {
   Timed t;
   t.eager = bench::time_and_summarize([&](cudaStream_t s) { fwd.enqueue(s); }, o.timing, &flusher, stream);
   TaskGraph g("gcn forward");
@@ -196,7 +196,7 @@ GnnRun run_typed(const GnnOptions& o, std::ostream* log) {
   }
 
   // 6. Timing.
-  bench::L2Flusher flusher(device_info().l2_bytes, stream);
+  L2Flusher flusher(device_info().l2_bytes, stream);
   const Timed mine = time_forward(fwd, o, flusher, stream);
   Timed theirs;
   if (peer) theirs = time_forward(*peer, o, flusher, stream);

@@ -90,6 +90,22 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
     CHECK(r.number("runs") == (r.text("system") == "bsrflow_reference" ? 2 : 5));
     CHECK(r.text("device") == run.info.device);
     CHECK_FALSE(r.text("commit").empty());
+    if (r.text("system") == "bsrflow_sm90_tuned") {
+      // Compared with the heuristic's plan: in alternating pairs where the tuner chose another.
+      CHECK(r.text("heuristic_config") == tuned_config.at(r.text("case")));
+      if (r.flag("same_config_as_heuristic")) {
+        CHECK(r.text("config") == r.text("heuristic_config"));
+        CHECK(r.number("gain_vs_heuristic") == 1.0);
+        CHECK(!r.has("paired_gain"));
+      } else {
+        CHECK(r.text("config") != r.text("heuristic_config"));
+        CHECK(r.number("pairs") == 5);
+        CHECK(r.number("gain_vs_heuristic") == r.number("paired_gain"));
+        CHECK(r.number("paired_gain_p10") <= r.number("paired_gain"));
+        CHECK(r.number("paired_gain") <= r.number("paired_gain_p90"));
+        CHECK(r.number("paired_gain_p10") > 0);
+      }
+    }
     if (kind != "dense_baseline") {
       CHECK(std::isfinite(r.number("ratio_to_dense")));
       CHECK(r.number("pct_sol") > 0);
@@ -278,4 +294,28 @@ TEST_CASE("bandwidth probes report positive rates", "[apps][gpu]") {
   CHECK(copy.bytes_per_second() > 1e10);  // > 10 GB/s on any datacenter GPU
   const BandwidthResult l2 = measure_l2_read_bandwidth(4, config, stream);
   CHECK(l2.bytes_per_second() > 1e10);
+}
+
+TEST_CASE("time_pair_ratios: t(a) / t(b) per alternating pair, whichever runs first", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  DeviceBuffer<unsigned char> big(std::size_t{256} << 20, stream), small(std::size_t{16} << 20, stream);
+  L2Flusher flusher(std::size_t{64} << 20, stream);
+  TimingConfig config;
+  config.iters = 6;
+  config.warmup = 1;
+  const RunFn write_big = [&](cudaStream_t s) { big.fill_bytes(1, s); };
+  const RunFn write_small = [&](cudaStream_t s) { small.fill_bytes(2, s); };
+  const std::vector<double> slow_first = time_pair_ratios(write_big, write_small, config, &flusher, stream);
+  const std::vector<double> fast_first = time_pair_ratios(write_small, write_big, config, &flusher, stream);
+  REQUIRE(slow_first.size() == 6);
+  REQUIRE(fast_first.size() == 6);
+  for (int p = 0; p < 6; ++p) {  // 16x the bytes: several times slower in every pair and order
+    CAPTURE(p, slow_first[p], fast_first[p]);
+    CHECK(slow_first[p] > 2.0);
+    CHECK(fast_first[p] < 0.5);
+  }
+  config.iters = 0;
+  CHECK_APP_ERROR(time_pair_ratios(write_big, write_small, config, &flusher, stream), Errc::invalid_argument,
+                  "timed runs must be at least 1 (got 0)");
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -249,22 +250,53 @@ TEST_CASE("autotuned vs heuristic: gain per case, slower-beyond-noise verdict, r
   tuned_b.set("config", "t").set("ms_p10", 1.15).set("ms_p90", 1.25).set("prep_ms", 300.0);
   // Case C: no heuristic record (unsupported): no gain.
   Record tuned_c = result("bsrflow_sm90_tuned", "bsrflow", "ok", 250, 1.2, false, "C");
-  std::vector<Record> records = {heuristic, tuned, heuristic_b, tuned_b, tuned_c};
+  // Case D: the tuner kept the heuristic's configuration: gain 1 whatever the two series say.
+  Record heuristic_d = result("bsrflow_sm90", "bsrflow", "ok", 300, 1.0, false, "D");
+  heuristic_d.set("config", "same").set("ms_p10", 0.99).set("ms_p90", 1.00);
+  Record tuned_d = result("bsrflow_sm90_tuned", "bsrflow", "ok", 290, 1.03, false, "D");
+  tuned_d.set("config", "same").set("heuristic_config", "same").set("ms_p10", 1.02).set("ms_p90", 1.04);
+  // Cases E, F: the pairs decide, not the two series (which say "slower" for E, "faster" for F).
+  Record heuristic_e = result("bsrflow_sm90", "bsrflow", "ok", 300, 1.0, false, "E");
+  heuristic_e.set("config", "h").set("ms_p10", 0.99).set("ms_p90", 1.00);
+  Record tuned_e = result("bsrflow_sm90_tuned", "bsrflow", "ok", 290, 1.03, false, "E");
+  tuned_e.set("config", "t").set("heuristic_config", "h").set("ms_p10", 1.02).set("ms_p90", 1.04);
+  tuned_e.set("paired_gain", 1.01).set("paired_gain_p10", 0.999).set("paired_gain_p90", 1.02).set("pairs", 20);
+  Record heuristic_f = result("bsrflow_sm90", "bsrflow", "ok", 300, 1.0, false, "F");
+  heuristic_f.set("config", "h").set("ms_p10", 0.99).set("ms_p90", 1.01);
+  Record tuned_f = result("bsrflow_sm90_tuned", "bsrflow", "ok", 330, 0.9, false, "F");
+  tuned_f.set("config", "t").set("heuristic_config", "h").set("ms_p10", 0.89).set("ms_p90", 0.91);
+  tuned_f.set("paired_gain", 0.99).set("paired_gain_p10", 0.985).set("paired_gain_p90", 0.995).set("pairs", 20);
+  std::vector<Record> records = {heuristic, tuned,  heuristic_b, tuned_b, tuned_c,
+                                 heuristic_d, tuned_d, heuristic_e, tuned_e, heuristic_f, tuned_f};
   add_comparisons(records);
   CHECK(records[1].number("gain_vs_heuristic") == Approx(1.25));
   CHECK(records[1].flag("slower_beyond_noise", true) == false);
+  CHECK(records[1].flag("same_config_as_heuristic", true) == false);
   CHECK(records[1].text("heuristic_config") == "bsr_sm90_f16_r32c32_swath512_s6_swap");
   CHECK(records[3].number("gain_vs_heuristic") == Approx(1.0 / 1.2));
   CHECK(records[3].flag("slower_beyond_noise") == true);
   CHECK(std::isnan(records[4].number("gain_vs_heuristic")));
+  CHECK(!records[4].has("slower_beyond_noise"));
   CHECK(!records[0].has("gain_vs_heuristic"));  // only the tuned system carries it
+  CHECK(records[6].number("gain_vs_heuristic") == 1.0);
+  CHECK(records[6].flag("same_config_as_heuristic") == true);
+  CHECK(records[6].flag("slower_beyond_noise", true) == false);
+  CHECK(records[8].number("gain_vs_heuristic") == Approx(1.01));
+  CHECK(records[8].flag("slower_beyond_noise", true) == false);
+  CHECK(records[10].number("gain_vs_heuristic") == Approx(0.99));
+  CHECK(records[10].flag("slower_beyond_noise") == true);
 
   TimingConfig timing;
-  const std::string md = bench_markdown(records, timing, 3);
+  // The table's cells are padded to their column's width: compare with single spaces.
+  std::string md = bench_markdown(records, timing, 3);
+  md.erase(std::unique(md.begin(), md.end(), [](char a, char b) { return a == ' ' && b == ' '; }), md.end());
   CHECK_THAT(md, Catch::Contains("## Autotuning: bsrflow_sm90_tuned vs bsrflow_sm90 (heuristic)"));
-  CHECK_THAT(md, Catch::Contains("bsr_sm90_f16_r32c32_swath512_s6_swap | bsr_sm90_f16_r32c32_swath256_s6_swap | 1.250 | ok"));
-  CHECK_THAT(md, Catch::Contains("0.833 | SLOWER beyond noise"));
-  CHECK_THAT(md, Catch::Contains("geometric mean over 2 cases: 1.021; slower beyond noise: 1."));
+  CHECK_THAT(md, Catch::Contains("bsr_sm90_f16_r32c32_swath512_s6_swap | bsr_sm90_f16_r32c32_swath256_s6_swap | 1.250 | - | ok"));
+  CHECK_THAT(md, Catch::Contains("0.833 | - | SLOWER beyond noise"));
+  CHECK_THAT(md, Catch::Contains("| same | same | 1.000 | - | same configuration"));
+  CHECK_THAT(md, Catch::Contains("| h | t | 1.010 | 0.999-1.020 | ok"));
+  CHECK_THAT(md, Catch::Contains("| h | t | 0.990 | 0.985-0.995 | SLOWER beyond noise"));
+  CHECK_THAT(md, Catch::Contains("Geometric mean over 5 cases: 1.008; same configuration: 1; slower beyond noise: 2."));
   // No tuned records, no section.
   std::vector<Record> plain = {heuristic};
   add_comparisons(plain);
