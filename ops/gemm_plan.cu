@@ -337,6 +337,12 @@ GemmPlan plan_gemm(const GemmBsrOperand& A, DType in, const DenseDesc& B, const 
                                                            " block rows x " + std::to_string(r.sample.n) + " columns") +
                      ": " + r.winner.name() + " " + ms_text(r.winner_ms) + " vs heuristic " + r.heuristic.name() + " " +
                      ms_text(r.heuristic_ms);
+  if (r.fastest != r.heuristic) {
+    char gain[64];
+    std::snprintf(gain, sizeof(gain), " in pairs with L2 flushed (gain %.3f)", r.confirm_gain);
+    note += r.winner == r.fastest ? "; confirmed" + std::string(gain)
+                                  : "; the fastest, " + r.fastest.name() + ", not confirmed" + std::string(gain);
+  }
   if (r.winner != r.heuristic) impl = plan_untuned(A, in, B, C, options_for(r.winner, options), stream);
   impl->source = TuningSource::tuned;
   impl->tuning_note = std::move(note);

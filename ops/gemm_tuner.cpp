@@ -9,6 +9,8 @@
 
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/error.hpp"
+#include "bsrflow/core/l2_flusher.hpp"
+#include "bsrflow/core/pair_timing.hpp"
 #include "bsrflow/core/random_fill.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
 
@@ -49,6 +51,16 @@ TimedConfig pick_winner(const TimedConfig& heuristic, const std::vector<TimedCon
     if (c.ms < best.ms) best = c;  // the first of equal times keeps its place
   return best.ms < heuristic.ms * (1.0 - margin) ? best : heuristic;
 }
+
+double median_gain(std::vector<double> gains) {
+  BSRFLOW_REQUIRE(!gains.empty(), Errc::invalid_argument, "median_gain: no pairs");
+  const auto mid = gains.begin() + static_cast<std::ptrdiff_t>(gains.size() / 2);
+  std::nth_element(gains.begin(), mid, gains.end());
+  if (gains.size() % 2 == 1) return *mid;
+  return (*mid + *std::max_element(gains.begin(), mid)) / 2;
+}
+
+bool winner_confirmed(const std::vector<double>& gains, double margin) { return median_gain(gains) > 1.0 + margin; }
 
 namespace {
 
@@ -155,11 +167,9 @@ GemmTuningResult tune_typed(const GemmBsrOperand& A, const std::vector<int>& row
   plain.tuning_cache = nullptr;
 
   // The heuristic first: its time is the reference the winner must beat.
-  {
-    const GemmPlan heuristic = plan_gemm(a, dtype_of_v<TIn>, b, c, plain, stream);
-    result.heuristic = tuned_config_of(heuristic.config(), plain.split_long_rows);
-    result.heuristic_ms = time_plan<TIn, TOut>(heuristic, av, bv, cv, stream);
-  }
+  const GemmPlan heuristic = plan_gemm(a, dtype_of_v<TIn>, b, c, plain, stream);
+  result.heuristic = tuned_config_of(heuristic.config(), plain.split_long_rows);
+  result.heuristic_ms = time_plan<TIn, TOut>(heuristic, av, bv, cv, stream);
   result.candidates = 1;
   std::vector<TimedConfig> timed;
   // A configuration the planner refuses for this problem is not a candidate (nullopt); anything
@@ -190,8 +200,22 @@ GemmTuningResult tune_typed(const GemmBsrOperand& A, const std::vector<int>& row
     timed.push_back({cfg, ms});
   }
   const TimedConfig w = pick_winner({result.heuristic, result.heuristic_ms}, timed, kTuningMargin);
-  result.winner = w.config;
+  result.fastest = result.winner = w.config;
   result.winner_ms = w.ms;
+  if (w.config == result.heuristic) return result;
+
+  // The confirmation round: the fastest against the heuristic in alternating pairs, L2 flushed.
+  const GemmPlan fastest = plan_gemm(a, dtype_of_v<TIn>, b, c, options_for(w.config, plain), stream);
+  L2Flusher flusher(device.l2_bytes, stream);
+  const std::vector<double> gains = time_pair_ratios(
+      [&](cudaStream_t st) { heuristic.run<TIn, TOut>(av, bv, cv, 1.0f, 0.0f, st); },
+      [&](cudaStream_t st) { fastest.run<TIn, TOut>(av, bv, cv, 1.0f, 0.0f, st); }, kTuningConfirmPairs, 1, &flusher,
+      stream);
+  result.confirm_gain = median_gain(gains);
+  if (!winner_confirmed(gains, kTuningMargin)) {
+    result.winner = result.heuristic;
+    result.winner_ms = result.heuristic_ms;
+  }
   return result;
 }
 

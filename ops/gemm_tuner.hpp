@@ -3,9 +3,13 @@
 // operands, and the fastest wins unless the heuristic is within noise of it.
 //
 // Timing: the tuner allocates its own A values, B and C (never touches the user's), fills them
-// with a finite non-zero byte pattern, and for each configuration runs kWarmup launches, then
-// kTimedRuns launches each between two CUDA events; a configuration's time is the median. beta
-// is 0 (C is not read: the common case, and the one with the TMA-store epilogue).
+// with random non-zero values (core/random_fill.hpp), and for each configuration runs
+// kTuningWarmup launches, then kTuningTimedRuns launches each between two CUDA events; a
+// configuration's time is the median. beta is 0 (C is not read: the common case, and the one
+// with the TMA-store epilogue). A winner other than the heuristic must then confirm its gain
+// against the heuristic in kTuningConfirmPairs alternating pairs, each run after an L2 flush (as
+// bsr_bench times): back-to-back series on a warm L2 crowned configurations that measured 0.4-3%
+// slower with L2 flushed (perf_log entries 40 and 44).
 //
 // Huge problems are tuned on a faithful sample (tuning_sample): the scratch operands must fit a
 // budget (min(kScratchBudget, free device memory / 4)).
@@ -30,6 +34,9 @@ constexpr int kTuningTimedRuns = 15;
 // crowning a noise winner. NOTES: an assumed figure for the run-to-run noise of a median of 15 on
 // an idle GPU; not yet measured here (perf_log.md entry 5 says what to check).
 constexpr double kTuningMargin = 0.01;
+// Pairs (heuristic, winner) of the confirmation round; the winner is kept when the median of
+// t(heuristic) / t(winner) over them is above 1 + kTuningMargin.
+constexpr int kTuningConfirmPairs = 10;
 constexpr std::size_t kScratchBudget = std::size_t{2} << 30;  // 2 GiB
 constexpr std::uint64_t kTuningSeed = 0x7475'6e65;  // the scratch values' seed (B takes seed + 1)
 
@@ -64,12 +71,21 @@ struct TimedConfig {
 // heuristic's time), else the heuristic: the tuner's choice, as a pure function.
 TimedConfig pick_winner(const TimedConfig& heuristic, const std::vector<TimedConfig>& candidates, double margin);
 
+// The confirmation round's verdict, as a pure function: the median of `gains` (t(heuristic) /
+// t(winner) per pair) is above 1 + margin. Throws Error(invalid_argument) if `gains` is empty.
+double median_gain(std::vector<double> gains);
+bool winner_confirmed(const std::vector<double>& gains, double margin);
+
 struct GemmTuningResult {
   GemmTunedConfig winner;
   GemmTunedConfig heuristic;
   double winner_ms = 0;
   double heuristic_ms = 0;
   int candidates = 0;  // configurations timed (the heuristic's included)
+  // The candidates' fastest before the confirmation round, and its median gain there over the
+  // heuristic (0 when the fastest was the heuristic: no round).
+  GemmTunedConfig fastest;
+  double confirm_gain = 0;
   TuningSample sample;
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bsrflow/core/device_info.hpp"
+#include "support/expect_error.hpp"
 #include "bsrflow/ops/gemm_plan.hpp"
 #include "bsrflow/ops/gemm_tunables.hpp"
 #include "bsrflow/ops/gemm_tuner.hpp"
@@ -232,4 +233,15 @@ TEST_CASE("the tuner's choice: the fastest candidate only when it beats the heur
   CHECK(pick_winner(heuristic, {}, 0.01).config == h);
   // Ties between candidates: the first one measured.
   CHECK(pick_winner(heuristic, {{a, 0.5}, {b, 0.5}}, 0.01).config == a);
+}
+
+TEST_CASE("the tuner's confirmation round: the median pair gain must pass the margin", "[ops][tuning]") {
+  CHECK(median_gain({1.2}) == 1.2);
+  CHECK(median_gain({1.03, 0.9, 1.5}) == 1.03);                    // odd count: the middle one
+  CHECK(median_gain({1.0, 1.04, 1.02, 2.0}) == Approx(1.03));      // even: the mean of the middle two
+  CHECK(winner_confirmed({1.05, 1.04, 0.98, 1.06, 1.02}, 0.01));    // most pairs clearly faster
+  CHECK_FALSE(winner_confirmed({1.2, 1.3, 0.99, 0.99, 0.995}, 0.01));  // a few large outliers do not carry it
+  CHECK_FALSE(winner_confirmed({1.009, 1.009, 1.009}, 0.01));         // faster, but within the margin
+  CHECK_FALSE(winner_confirmed({0.97, 0.98, 0.99}, 0.01));            // slower in pairs
+  BSRFLOW_CHECK_ERROR(median_gain({}), Errc::invalid_argument, "median_gain: no pairs");
 }
