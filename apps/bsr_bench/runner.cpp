@@ -102,11 +102,11 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
     }
     const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, timing, &session.flusher, stream);
     record_timing(r, s);
-    if (prepared->has_baseline()) {
+    if (PreparedRun* baseline = prepared->baseline()) {
       // gain = t(baseline) / t(this run) in alternating pairs; none when both run one plan.
-      r.set("heuristic_config", prepared->baseline_config());
-      if (prepared->baseline_config() != prepared->config()) {
-        const Summary gain = summarize(time_pair_ratios([&](cudaStream_t st) { prepared->run_baseline(st); },
+      r.set("heuristic_config", baseline->config());
+      if (baseline->config() != prepared->config()) {
+        const Summary gain = summarize(time_pair_ratios([&](cudaStream_t st) { baseline->run(st); },
                                                         [&](cudaStream_t st) { prepared->run(st); }, timing,
                                                         &session.flusher, stream));
         r.set("paired_gain", gain.median).set("paired_gain_p10", gain.p10).set("paired_gain_p90", gain.p90);

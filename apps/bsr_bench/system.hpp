@@ -69,11 +69,8 @@ class PreparedRun {
   // The kernel configuration that runs (a bsrflow plan's name()); "" if not applicable.
   virtual std::string config() const { return {}; }
   // A second way to compute the same product that this run is compared with in alternating
-  // pairs (time_pair_ratios): the autotuned system's heuristic plan. has_baseline() is false
-  // when there is none; run_baseline() enqueues it; baseline_config() names it.
-  virtual bool has_baseline() const { return false; }
-  virtual void run_baseline(cudaStream_t) {}
-  virtual std::string baseline_config() const { return {}; }
+  // pairs (time_pair_ratios): the autotuned system's heuristic plan; nullptr when there is none.
+  virtual PreparedRun* baseline() { return nullptr; }
 };
 
 class System {

@@ -67,9 +67,7 @@ class TunedRun : public PreparedRun {
   std::string config() const override { return plan_.name(); }
   double prep_ms() const override { return prep_ms_; }
   std::string note() const override { return plan_.tuning_note(); }
-  bool has_baseline() const override { return true; }
-  void run_baseline(cudaStream_t stream) override { heuristic_.run(stream); }
-  std::string baseline_config() const override { return heuristic_.config(); }
+  PreparedRun* baseline() override { return &heuristic_; }
 
  private:
   Operands<T> ops_;

@@ -5,13 +5,11 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstddef>
 #include <functional>
 #include <vector>
 
 #include "bsrflow/apps/common/record.hpp"
 #include "bsrflow/apps/common/stats.hpp"
-#include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/l2_flusher.hpp"
 
 namespace bsrflow::bench {
