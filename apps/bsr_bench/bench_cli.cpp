@@ -43,6 +43,8 @@ po::options_description describe(BenchOptions& o) {
   add_timing_options(timing, o.runner.timing);
   timing.add_options()("reference-iters", po::value<int>(&o.runner.reference_iters)->default_value(3),
                        "timed runs of the slow reference kernel");
+  timing.add_options()("no-gpu-monitor", po::bool_switch(),
+                       "do not sample the SM clock and power during the timed runs (column 'SM MHz')");
   po::options_description output("Output");
   output.add_options()
       ("json", po::value<std::string>(&o.json_path), "write the records as JSON")
@@ -98,6 +100,7 @@ BenchOptions parse_bench_options(int argc, const char* const* argv) {
   if (o.help) return o;
 
   check_timing_options(o.runner.timing);
+  o.runner.gpu_monitor = !vm["no-gpu-monitor"].as<bool>();
   BSRFLOW_REQUIRE(o.runner.reference_iters >= 1, Errc::invalid_argument,
                   "--reference-iters must be at least 1 (got " + std::to_string(o.runner.reference_iters) + ")");
   if (vm.count("systems")) {

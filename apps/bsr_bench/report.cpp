@@ -36,6 +36,18 @@ std::string ms_cell(const Record& r) {
          format_significant(r.number("ms_p90")) + ")";
 }
 
+// The mean SM clock over the timed series, with the lowest sample when it was 5% lower and the
+// clock limits the driver reported ("1515 (min 1410; power cap)"); "-" without a monitor.
+std::string mhz_cell(const Record& r) {
+  if (!std::isfinite(r.number("sm_mhz"))) return "-";
+  std::string cell = format_fixed(r.number("sm_mhz"), 0);
+  std::string extra;
+  if (r.number("sm_mhz_min") < 0.95 * r.number("sm_mhz")) extra = "min " + format_fixed(r.number("sm_mhz_min"), 0);
+  const std::string limits = r.text("clock_limits");
+  if (!limits.empty() && limits != "none") extra += (extra.empty() ? "" : "; ") + limits;
+  return extra.empty() ? cell : cell + " (" + extra + ")";
+}
+
 // The autotuning section: one row per case that ran both bsrflow_sm90 and bsrflow_sm90_tuned.
 std::string tuning_section(const std::vector<Record>& records) {
   std::vector<std::vector<std::string>> rows;
@@ -81,15 +93,16 @@ std::string tuning_section(const std::vector<Record>& records) {
 
 std::string bench_markdown(const std::vector<Record>& records, const TimingConfig& timing, int reference_iters) {
   const std::vector<std::string> header = {"case",  "system",   "status", "ms (p10-p90)", "eff TFLOPS", "speedup vs dense",
-                                           "rate / dense", "vs best peer", "% SOL", "SOL from", "GB/s", "note"};
-  const std::vector<Align> align = {Align::left,  Align::left,  Align::left,  Align::right, Align::right, Align::right,
-                                    Align::right, Align::right, Align::right, Align::left,  Align::right, Align::left};
+                                           "rate / dense", "vs best peer", "% SOL", "SOL from", "GB/s", "SM MHz", "note"};
+  const std::vector<Align> align = {Align::left,  Align::left,  Align::left,  Align::right, Align::right,
+                                    Align::right, Align::right, Align::right, Align::right, Align::left,
+                                    Align::right, Align::right, Align::left};
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : records) {
     rows.push_back({r.text("case"), r.text("system"), status_cell(r), ms_cell(r), format_significant(r.number("eff_tflops")),
                     format_fixed(r.number("speedup_vs_dense"), 2), format_fixed(r.number("ratio_to_dense"), 3),
                     format_fixed(r.number("ratio_to_best_peer"), 2), format_percent(r.number("pct_sol")), sol_cell(r),
-                    format_significant(r.number("gbps")), r.text("note")});
+                    format_significant(r.number("gbps")), mhz_cell(r), r.text("note")});
   }
   std::ostringstream md;
   md << markdown_table(header, rows, align) << '\n';
@@ -112,6 +125,9 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
         "and B's C x S slice for 2*R*C*S flops.\n"
      << "- Skinny cases (N <= 64) are memory-bound ('copy BW'): GB/s = (A's values, col_idx and row_ptr + the C x N "
         "rows of B under each touched block column + all of C, once) / t, and % SOL = GB/s / the copy bandwidth above.\n"
+     << "- SM MHz = the SM clock over the timed series (NVML, sampled about once a millisecond on a host thread; "
+        "mean, the lowest sample when 5% below it, and the reasons the driver gave for holding the clock down, "
+        "e.g. 'power cap'): rates of kernels that run at different clocks compare the clocks as much as the kernels.\n"
      << "- The probe row ('probe') writes no output, so it is not checked (correct = null in the JSON).\n"
      << "- Timing: CUDA events, median of " << timing.iters << " runs (p10-p90 shown) after " << timing.warmup
      << " warm-up runs, " << (timing.cold_l2 ? "L2 flushed (2x L2 written) before each timed run" : "warm L2")

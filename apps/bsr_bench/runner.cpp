@@ -9,6 +9,7 @@
 #include "bsrflow/apps/bsr_bench/block_patterns.hpp"
 #include "bsrflow/apps/bsr_bench/metrics.hpp"
 #include "bsrflow/apps/bsr_bench/system_registry.hpp"
+#include "bsrflow/apps/common/gpu_monitor.hpp"
 #include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/apps/common/relative_error.hpp"
 #include "bsrflow/core/device_buffer.hpp"
@@ -42,6 +43,7 @@ struct Session {
   CusparseHandle cusparse;
   DeviceInfo device = device_info();
   L2Flusher flusher{device.l2_bytes, stream};
+  GpuMonitor monitor{device.ordinal};  // SM clock and power during each timed series
   double copy_gbps = kNaN;
   double l2_gbps = kNaN;
   RunInfo info;
@@ -50,6 +52,19 @@ struct Session {
 void record_timing(Record& r, const Summary& s) {
   r.set("ms", s.median).set("ms_min", s.min).set("ms_p10", s.p10).set("ms_p90", s.p90).set("ms_max", s.max);
   r.set("runs", s.count);
+}
+
+// The GPU's state over the timed series (null fields when the monitor is unavailable). The idle
+// reason is left out of clock_limits: it marks the host's gaps between timed runs.
+void record_activity(Record& r, const GpuActivity& a) {
+  if (a.samples == 0) {
+    for (const char* key : {"sm_mhz", "sm_mhz_min", "sm_mhz_max", "power_w", "monitor_samples", "clock_limits"})
+      r.set(key, Field());
+    return;
+  }
+  r.set("sm_mhz", a.sm_mhz_mean).set("sm_mhz_min", a.sm_mhz_min).set("sm_mhz_max", a.sm_mhz_max);
+  r.set("power_w", a.power_w_mean).set("monitor_samples", a.samples);
+  r.set("clock_limits", clock_limit_names(a.reasons_any & ~clock_limit::idle));
 }
 
 // The selected systems plus the case's --sm90-configs variants, right after the bsrflow paths.
@@ -77,6 +92,7 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
   // Every record has every result field; null = not measured / not applicable.
   r.set("status", "ok").set("correct", system.checked() ? Field(false) : Field()).set("tolerance", tolerance);
   r.set("ms", Field()).set("eff_tflops", Field());
+  record_activity(r, GpuActivity{});
   try {
     const std::string reason = system.unsupported_reason(c);
     if (!reason.empty()) BSRFLOW_FAIL(Errc::unsupported, reason);
@@ -100,7 +116,9 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
       timing.iters = std::min(timing.iters, config.reference_iters);
       timing.warmup = std::min(timing.warmup, 1);
     }
+    if (config.gpu_monitor) session.monitor.start();
     const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, timing, &session.flusher, stream);
+    record_activity(r, config.gpu_monitor ? session.monitor.stop() : GpuActivity{});
     record_timing(r, s);
     if (PreparedRun* baseline = prepared->baseline()) {
       // gain = t(baseline) / t(this run) in alternating pairs; none when both run one plan.
@@ -316,6 +334,8 @@ BenchRun run_bench(const std::vector<BenchCase>& cases, const RunnerConfig& conf
   BenchRun run;
   run.info = session.info;
   if (log != nullptr) *log << "bsr_bench on " << run.info.device << " (commit " << run.info.commit << ")\n";
+  if (log != nullptr && config.gpu_monitor && !session.monitor.available())
+    *log << "no SM clock / power per record: " << session.monitor.unavailable_reason() << '\n';
   run.copy = measure_copy_bandwidth(default_copy_probe_bytes(), config.timing, session.stream);
   run.l2 = measure_l2_read_bandwidth(20, config.timing, session.stream);
   session.copy_gbps = run.copy.bytes_per_second() / 1e9;

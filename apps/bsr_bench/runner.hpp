@@ -24,6 +24,7 @@ struct RunnerConfig {
   int reference_iters = 3;           // timed runs of slow systems (the reference kernel on CUDA cores)
   std::vector<std::string> systems;  // names to run; empty = every registered system
   Sm90Request sm90;                  // extra Hopper configurations, one system each
+  bool gpu_monitor = true;           // SM clock and power per record (NVML; gpu_monitor.hpp)
 };
 
 struct BenchRun {

@@ -3,6 +3,7 @@
 // benchmarks rely on, on integer-valued data so results compare exactly.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -15,10 +16,12 @@
 #include "bsrflow/apps/common/blocked_ell_pack.hpp"
 #include "bsrflow/apps/common/cublas_dense_gemm.hpp"
 #include "bsrflow/apps/common/densify.hpp"
+#include "bsrflow/apps/common/gpu_monitor.hpp"
 #include "bsrflow/apps/common/library_handles.hpp"
 #include "bsrflow/apps/common/probes.hpp"
 #include "bsrflow/apps/common/relative_error.hpp"
 #include "bsrflow/apps/convert_bench/convert_runner.hpp"
+#include "bsrflow/core/device_info.hpp"
 #include "bsrflow/core/stream.hpp"
 #include "support/gpu.hpp"
 #include "support/patterns.hpp"
@@ -35,6 +38,7 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
   config.sm90 = parse_sm90_request("all");  // plus every Hopper configuration, one system each
   const std::vector<BenchCase> cases = suite_cases("quick");
   const BenchRun run = run_bench(cases, config, nullptr);
+  const bool monitored = GpuMonitor(device_info().ordinal).available();
   CHECK(run.copy.bytes_per_second() > 0);
   CHECK(run.l2.bytes_per_second() > run.copy.bytes_per_second() / 2);  // L2 is not slower than DRAM
   std::size_t expected = 0, expected_variants = 0;
@@ -90,6 +94,13 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
     CHECK(r.number("runs") == (r.text("system") == "bsrflow_reference" ? 2 : 5));
     CHECK(r.text("device") == run.info.device);
     CHECK_FALSE(r.text("commit").empty());
+    if (monitored) {  // the SM clock over the timed series
+      CHECK(r.number("monitor_samples") >= 1);
+      CHECK(r.number("sm_mhz_min") <= r.number("sm_mhz"));
+      CHECK(r.number("sm_mhz") <= r.number("sm_mhz_max"));
+      CHECK(r.number("sm_mhz") > 100);
+      CHECK_FALSE(r.text("clock_limits").empty());
+    }
     if (r.text("system") == "bsrflow_sm90_tuned") {
       // Compared with the heuristic's plan: in alternating pairs where the tuner chose another.
       CHECK(r.text("heuristic_config") == tuned_config.at(r.text("case")));
@@ -294,6 +305,34 @@ TEST_CASE("bandwidth probes report positive rates", "[apps][gpu]") {
   CHECK(copy.bytes_per_second() > 1e10);  // > 10 GB/s on any datacenter GPU
   const BandwidthResult l2 = measure_l2_read_bandwidth(4, config, stream);
   CHECK(l2.bytes_per_second() > 1e10);
+}
+
+TEST_CASE("GpuMonitor samples the SM clock and power while the GPU works", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  GpuMonitor monitor(device_info().ordinal);
+  INFO(monitor.unavailable_reason());
+  REQUIRE(monitor.available());  // a machine with a GPU has the driver's NVML
+  CHECK(monitor.unavailable_reason().empty());
+  Stream stream;
+  DeviceBuffer<unsigned char> buffer(std::size_t{256} << 20, stream);
+  monitor.start();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  while (std::chrono::steady_clock::now() < until) {
+    buffer.fill_bytes(3, stream);
+    BSRFLOW_CUDA(cudaStreamSynchronize(stream));
+  }
+  const GpuActivity a = monitor.stop();
+  CHECK(a.samples >= 10);  // about one a millisecond
+  CHECK(a.sm_mhz_min > 100);
+  CHECK(a.sm_mhz_min <= a.sm_mhz_mean);
+  CHECK(a.sm_mhz_mean <= a.sm_mhz_max);
+  CHECK(a.sm_mhz_max < 5000);
+  if (std::isfinite(a.power_w_mean)) CHECK(a.power_w_mean > 1);
+  // A second series starts from scratch.
+  monitor.start();
+  const GpuActivity b = monitor.stop();
+  CHECK(b.samples >= 1);
+  CHECK(b.samples < a.samples);
 }
 
 TEST_CASE("time_pair_ratios: t(a) / t(b) per alternating pair, whichever runs first", "[apps][gpu]") {

@@ -165,9 +165,19 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
                                  result("cusparse_bsr", "sparse_peer", "wrong", 0, 0),
                                  result("cusparse_blocked_ell", "sparse_peer", "unsupported", 0, 0),
                                  result("bsrflow_sm90", "bsrflow", "ok", 200, 0.6, false, "other case")};
+  // The SM clock over the series: the lowest sample shown when 5% below the mean, and the limits.
+  records[0].set("sm_mhz", 1515.4).set("sm_mhz_min", 1410.0).set("clock_limits", "power cap");
+  records[2].set("sm_mhz", 1755.0).set("sm_mhz_min", 1740.0).set("clock_limits", "none");
+  records[5].set("sm_mhz", 1600.0).set("sm_mhz_min", 1590.0).set("clock_limits", "thermal (software)");
   add_comparisons(records);
   TimingConfig timing;
   const std::string md = bench_markdown(records, timing, 3);
+  CHECK_THAT(md, Catch::Contains(" SM MHz | note"));
+  CHECK_THAT(md, Catch::Contains("| 1515 (min 1410; power cap) |"));
+  CHECK_THAT(md, Catch::Contains(" 1755 |"));
+  CHECK_THAT(md, Catch::Contains(" 1600 (thermal (software)) |"));
+  CHECK_THAT(md, Catch::Contains("                          - |"));  // no monitor (the other records)
+  CHECK_THAT(md, Catch::Contains("SM MHz = the SM clock over the timed series"));
   CHECK_THAT(md, Catch::Contains("| case "));
   CHECK_THAT(md, Catch::Contains("| SOL from "));
   CHECK_THAT(md, Catch::Contains("| 8192^3 32x32 12.5% uniform f16 | cublas_dense "));
