@@ -36,8 +36,9 @@ std::string ms_cell(const Record& r) {
          format_significant(r.number("ms_p90")) + ")";
 }
 
-// The mean SM clock over the timed series, with the lowest sample when it was 5% lower and the
-// clock limits the driver reported ("1515 (min 1410; power cap)"); "-" without a monitor.
+// The SM clock NVML reported over the timed series (the driver's setting, not the effective clock
+// inside a kernel: see the footer), with the lowest sample when it was 5% lower and the clock
+// limits the driver reported ("1515 (min 1410; power cap)"); "-" without a monitor.
 std::string mhz_cell(const Record& r) {
   if (!std::isfinite(r.number("sm_mhz"))) return "-";
   std::string cell = format_fixed(r.number("sm_mhz"), 0);
@@ -93,7 +94,7 @@ std::string tuning_section(const std::vector<Record>& records) {
 
 std::string bench_markdown(const std::vector<Record>& records, const TimingConfig& timing, int reference_iters) {
   const std::vector<std::string> header = {"case",  "system",   "status", "ms (p10-p90)", "eff TFLOPS", "speedup vs dense",
-                                           "rate / dense", "vs best peer", "% SOL", "SOL from", "GB/s", "SM MHz", "note"};
+                                           "rate / dense", "vs best peer", "% SOL", "SOL from", "GB/s", "SM MHz (NVML)", "note"};
   const std::vector<Align> align = {Align::left,  Align::left,  Align::left,  Align::right, Align::right,
                                     Align::right, Align::right, Align::right, Align::right, Align::left,
                                     Align::right, Align::right, Align::left};
@@ -125,9 +126,12 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
         "and B's C x S slice for 2*R*C*S flops.\n"
      << "- Skinny cases (N <= 64) are memory-bound ('copy BW'): GB/s = (A's values, col_idx and row_ptr + the C x N "
         "rows of B under each touched block column + all of C, once) / t, and % SOL = GB/s / the copy bandwidth above.\n"
-     << "- SM MHz = the SM clock over the timed series (NVML, sampled about once a millisecond on a host thread; "
-        "mean, the lowest sample when 5% below it, and the reasons the driver gave for holding the clock down, "
-        "e.g. 'power cap'): rates of kernels that run at different clocks compare the clocks as much as the kernels.\n"
+     << "- SM MHz (NVML) = the SM clock the driver reported over the timed series (NVML, sampled about once a "
+        "millisecond on a host thread): the mean, the lowest sample when 5% below it, and the reasons the driver gave "
+        "for holding the clock down (e.g. 'power cap'). The reading moves on a scale of ~100 ms: it shows the power "
+        "state a series ran in (a series after a long, power-hungry one can run at a lower setting), not the "
+        "effective clock inside a kernel, which power capping holds well below it (the 128x128 f16 kernel: "
+        "1.44-1.51 GHz by its own cycle counts while NVML reads ~1965 MHz; docs/perf_log.md entries 44-45).\n"
      << "- The probe row ('probe') writes no output, so it is not checked (correct = null in the JSON).\n"
      << "- Timing: CUDA events, median of " << timing.iters << " runs (p10-p90 shown) after " << timing.warmup
      << " warm-up runs, " << (timing.cold_l2 ? "L2 flushed (2x L2 written) before each timed run" : "warm L2")

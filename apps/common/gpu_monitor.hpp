@@ -1,12 +1,19 @@
-// What the GPU's clock and power did while a timed series ran. A GEMM's rate follows the SM
-// clock, and the clock follows power: the same kernel runs 3-4% slower on random f16 values
-// than on bf16 ones, and cuBLAS 17% faster on a matrix that is 87.5% zeros (perf_log entries 34
-// and 44). A benchmark that reports the clock beside each figure lets such ratios be read.
+// What the driver said about the GPU's clock and power while a timed series ran. A GEMM's rate
+// follows the SM clock, and the clock follows power: the same kernel runs 3-4% slower on random
+// f16 values than on bf16 ones, cuBLAS 17% faster on a matrix that is 87.5% zeros (perf_log
+// entries 34 and 44), and a short case timed right after a long, power-hungry one can run at a
+// lower clock setting than the same plan timed later (entry 45). The monitor shows the last.
 //
 // GpuMonitor samples NVML (the driver's management library, loaded at run time with dlopen:
 // no build or link dependency, and machines without a driver simply report it unavailable) on
 // a host thread: the SM clock, the board power and the reasons the driver gives for holding the
 // clock below its maximum, about once a millisecond between start() and stop().
+//
+// What NVML's SM clock is (measured on H100s, perf_log entry 45): the driver's clock setting,
+// which moves on a scale of ~100 ms with the power state (1500-1980 MHz across one bsr_bench
+// suite), not the effective clock inside a kernel: power capping runs the 128 x 128 GEMM at
+// 1.44-1.51 GHz by its own cycle counts while NVML reads ~1965 MHz. Power readings lag similarly.
+// So a record's figures tell which power state its series ran in, not how fast its kernel clocked.
 #pragma once
 
 #include <atomic>

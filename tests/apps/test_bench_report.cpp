@@ -172,12 +172,13 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
   add_comparisons(records);
   TimingConfig timing;
   const std::string md = bench_markdown(records, timing, 3);
-  CHECK_THAT(md, Catch::Contains(" SM MHz | note"));
+  CHECK_THAT(md, Catch::Contains(" SM MHz (NVML) | note"));
   CHECK_THAT(md, Catch::Contains("| 1515 (min 1410; power cap) |"));
   CHECK_THAT(md, Catch::Contains(" 1755 |"));
   CHECK_THAT(md, Catch::Contains(" 1600 (thermal (software)) |"));
   CHECK_THAT(md, Catch::Contains("                          - |"));  // no monitor (the other records)
-  CHECK_THAT(md, Catch::Contains("SM MHz = the SM clock over the timed series"));
+  CHECK_THAT(md, Catch::Contains("SM MHz (NVML) = the SM clock the driver reported over the timed series"));
+  CHECK_THAT(md, Catch::Contains("not the effective clock inside a kernel"));
   CHECK_THAT(md, Catch::Contains("| case "));
   CHECK_THAT(md, Catch::Contains("| SOL from "));
   CHECK_THAT(md, Catch::Contains("| 8192^3 32x32 12.5% uniform f16 | cublas_dense "));
