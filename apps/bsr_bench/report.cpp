@@ -134,7 +134,11 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
         "1.44-1.51 GHz by its own cycle counts while NVML reads ~1965 MHz; docs/perf_log.md entries 44-45).\n"
      << "- The probe row ('probe') writes no output, so it is not checked (correct = null in the JSON).\n"
      << "- Timing: CUDA events, median of " << timing.iters << " runs (p10-p90 shown) after " << timing.warmup
-     << " warm-up runs, " << (timing.cold_l2 ? "L2 flushed (2x L2 written) before each timed run" : "warm L2")
+     << " warm-up runs";
+  if (timing.warmup_ms > 0)
+    md << " and as many more as keep the GPU busy for " << format_significant(timing.warmup_ms)
+       << " ms (its clock follows its recent power draw: each series runs at the clock its own load sets)";
+  md << ", " << (timing.cold_l2 ? "L2 flushed (2x L2 written) before each timed run" : "warm L2")
      << "; bsrflow_reference (CUDA cores) is capped at " << reference_iters << " timed runs.\n"
      << "- Before timing, every system's output is compared with bsrflow's reference result (relative Frobenius-norm "
         "error <= "

@@ -1,19 +1,54 @@
 #include "bsrflow/apps/common/timing.hpp"
 
+#include <algorithm>
 #include <string>
 
+#include "bsrflow/apps/common/markdown.hpp"
 #include "bsrflow/core/error.hpp"
 #include "bsrflow/core/pair_timing.hpp"
 #include "bsrflow/core/stream.hpp"
 
 namespace bsrflow::bench {
 
+bool warmup_done(const TimingConfig& config, int runs, double busy_ms) {
+  return runs >= config.warmup && busy_ms >= config.warmup_ms;
+}
+
+namespace {
+
+// The warm-up: config.warmup runs, then - while warmup_done says no - rounds of runs (as many as
+// have been run so far, each after a flush like the timed runs) timed by events around the round.
+void warm_up(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
+  Event start, stop;
+  start.record(stream);
+  for (int i = 0; i < config.warmup; ++i) run(stream);
+  stop.record(stream);
+  if (config.warmup_ms <= 0) return;
+  int runs = config.warmup;
+  double busy = Event::elapsed_ms(start, stop);
+  while (!warmup_done(config, runs, busy)) {
+    const int round = std::max(runs, 1);
+    start.record(stream);
+    for (int i = 0; i < round; ++i) {
+      if (config.cold_l2 && flusher != nullptr) flusher->flush(stream);
+      run(stream);
+    }
+    stop.record(stream);
+    runs += round;
+    busy += Event::elapsed_ms(start, stop);
+  }
+}
+
+}  // namespace
+
 std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
   BSRFLOW_REQUIRE(config.iters >= 1, Errc::invalid_argument,
                   "timed runs must be at least 1 (got " + std::to_string(config.iters) + ")");
   BSRFLOW_REQUIRE(config.warmup >= 0, Errc::invalid_argument,
                   "warm-up runs must not be negative (got " + std::to_string(config.warmup) + ")");
-  for (int i = 0; i < config.warmup; ++i) run(stream);
+  BSRFLOW_REQUIRE(config.warmup_ms >= 0, Errc::invalid_argument,
+                  "the warm-up time must not be negative (got " + format_significant(config.warmup_ms) + " ms)");
+  warm_up(run, config, flusher, stream);
 
   // All runs are enqueued before reading any event, so the host never leaves the GPU idle
   // between runs (unless `run` itself synchronises).

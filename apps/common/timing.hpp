@@ -18,14 +18,23 @@ struct TimingConfig {
   int warmup = 3;       // untimed runs first (lazy initialisation, clocks, caches of the library)
   int iters = 20;       // timed runs; the median of these is reported
   bool cold_l2 = true;  // flush L2 before each timed run
+  // Warm-up continues (in rounds of runs like the timed ones, flushes included) until its runs
+  // have kept the GPU busy this long. The GPU sets its clock from its recent power draw over tens
+  // to hundreds of milliseconds: without this, a short series runs at the clock the previous,
+  // different work left behind (perf_log entry 45: the same plan 6% apart after a power-hungry
+  // series). 0: the warm-up runs only.
+  double warmup_ms = 0;
 };
+
+// Whether a warm-up of `runs` runs that kept the GPU busy for `busy_ms` is done.
+bool warmup_done(const TimingConfig& config, int runs, double busy_ms);
 
 // Work to time: enqueues one run on the stream it is given (it may also synchronise).
 using RunFn = std::function<void(cudaStream_t)>;
 
-// `config.warmup` untimed runs, then `config.iters` timed runs (each preceded by a flush when
-// config.cold_l2 and `flusher` is given). Returns the per-run times in milliseconds.
-// Throws Error(invalid_argument) if iters < 1 or warmup < 0.
+// `config.warmup` untimed runs (more until warmup_done), then `config.iters` timed runs (each
+// preceded by a flush when config.cold_l2 and `flusher` is given). Returns the per-run times in
+// milliseconds. Throws Error(invalid_argument) if iters < 1, warmup < 0 or warmup_ms < 0.
 std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream);
 
 // core/pair_timing.hpp's time_pair_ratios with `config`: config.iters pairs after config.warmup

@@ -307,6 +307,33 @@ TEST_CASE("bandwidth probes report positive rates", "[apps][gpu]") {
   CHECK(l2.bytes_per_second() > 1e10);
 }
 
+TEST_CASE("time_runs: the warm-up lasts warmup_ms of GPU time", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  DeviceBuffer<unsigned char> buffer(std::size_t{64} << 20, stream);
+  L2Flusher flusher(std::size_t{64} << 20, stream);
+  int calls = 0;
+  const RunFn fill = [&](cudaStream_t s) {
+    buffer.fill_bytes(5, s);
+    ++calls;
+  };
+  TimingConfig config;
+  config.warmup = 2;
+  config.iters = 3;
+  CHECK(time_runs(fill, config, &flusher, stream).size() == 3);
+  CHECK(calls == 5);  // warmup_ms 0: the warm-up runs only
+  // A 64 MiB fill takes well under 1 ms: 30 ms of warm-up needs dozens of runs (more than 30).
+  calls = 0;
+  config.warmup_ms = 30;
+  const std::vector<double> ms = time_runs(fill, config, &flusher, stream);
+  REQUIRE(ms.size() == 3);
+  CHECK(ms[0] < 1.0);
+  CHECK(calls > 30 + 3);
+  config.warmup_ms = -1;
+  CHECK_APP_ERROR(time_runs(fill, config, &flusher, stream), Errc::invalid_argument,
+                  "the warm-up time must not be negative (got -1.00 ms)");
+}
+
 TEST_CASE("GpuMonitor samples the SM clock and power while the GPU works", "[apps][gpu]") {
   BSRFLOW_REQUIRE_GPU();
   GpuMonitor monitor(device_info().ordinal);

@@ -195,6 +195,10 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
   CHECK_THAT(md, Catch::Contains("'L2 model' where that probe cannot run"));
   CHECK_THAT(md, Catch::Contains("correct = null in the JSON"));
   CHECK_THAT(md, Catch::Contains("median of 20 runs"));
+  CHECK_THAT(md, !Catch::Contains("keep the GPU busy"));
+  timing.warmup_ms = 200;
+  CHECK_THAT(bench_markdown(records, timing, 3),
+             Catch::Contains("after 3 warm-up runs and as many more as keep the GPU busy for 200 ms"));
   CHECK_THAT(md, Catch::Contains("capped at 3 timed runs"));
 }
 

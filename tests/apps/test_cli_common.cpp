@@ -43,11 +43,19 @@ TEST_CASE("timing options parse and are checked", "[apps]") {
   TimingConfig config;
   po::options_description options;
   add_timing_options(options, config);
-  const test::Args args({"--iters", "7", "--warmup", "0", "--no-cold-l2"});
+  CHECK(config.warmup_ms == 0);  // the shared default: warm-up runs only
+  const test::Args args({"--iters", "7", "--warmup", "0", "--no-cold-l2", "--warmup-ms", "150"});
   parse_command_line(args.argc(), args.argv(), options);
   CHECK(config.iters == 7);
   CHECK(config.warmup == 0);
+  CHECK(config.warmup_ms == 150);
   CHECK_FALSE(config.cold_l2);
+  check_timing_options(config);
+  config.warmup_ms = -1;
+  CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--warmup-ms must be between 0 and 60000 (got -1.00)");
+  config.warmup_ms = 1e6;
+  CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--warmup-ms must be between 0 and 60000");
+  config.warmup_ms = 0;
   config.iters = 0;
   CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--iters must be at least 1 (got 0)");
   config.iters = 1;
@@ -76,4 +84,16 @@ TEST_CASE("Boost.Program_options errors become invalid_argument", "[apps]") {
 TEST_CASE("the no-GPU message is one plain line", "[apps]") {
   CHECK(no_gpu_message("bsr_bench") == "bsr_bench: no CUDA GPU found; it needs an NVIDIA GPU (H100/H200)");
   CHECK(kExitNoGpu == 2);
+}
+
+TEST_CASE("warmup_done: the warm-up runs, then as long as warmup_ms asks", "[apps]") {
+  TimingConfig config;
+  config.warmup = 3;
+  CHECK_FALSE(warmup_done(config, 2, 1000));
+  CHECK(warmup_done(config, 3, 0));  // warmup_ms 0: the runs alone
+  config.warmup_ms = 200;
+  CHECK_FALSE(warmup_done(config, 3, 199.9));
+  CHECK_FALSE(warmup_done(config, 2, 500));
+  CHECK(warmup_done(config, 3, 200));
+  CHECK(warmup_done(config, 400, 250));
 }
