@@ -22,7 +22,7 @@ TEST_CASE("bsr_bench without arguments runs the standard suite", "[apps]") {
   CHECK(o.runner.timing.iters == 20);
   CHECK(o.runner.timing.warmup == 3);
   CHECK(o.runner.timing.cold_l2);
-  CHECK(o.runner.timing.warmup_ms == 200);  // each series at the clock its own load sets
+  CHECK(o.runner.timing.warmup_ms == 0);  // a burst after the warm-up runs
   CHECK(o.runner.gpu_monitor);
   CHECK(o.runner.reference_iters == 3);
   CHECK(o.runner.systems.empty());
@@ -33,10 +33,10 @@ TEST_CASE("bsr_bench without arguments runs the standard suite", "[apps]") {
 TEST_CASE("bsr_bench --suite, outputs, timing and systems", "[apps]") {
   const BenchOptions o = parse({"--suite", "quick", "--iters", "25", "--warmup", "1", "--json", "r.json", "--csv",
                                 "r.csv", "--plot", "r.png", "--systems", "cublas_dense,bsrflow_reference,cublas_dense",
-                                "--reference-iters", "2", "--no-gpu-monitor", "--warmup-ms", "0"});
+                                "--reference-iters", "2", "--no-gpu-monitor", "--warmup-ms", "300"});
   CHECK(o.suite == "quick");
   CHECK_FALSE(o.runner.gpu_monitor);
-  CHECK(o.runner.timing.warmup_ms == 0);
+  CHECK(o.runner.timing.warmup_ms == 300);
   CHECK(o.cases == suite_cases("quick"));
   CHECK(o.runner.timing.iters == 25);
   CHECK(o.runner.timing.warmup == 1);
