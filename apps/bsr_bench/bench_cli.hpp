@@ -3,7 +3,7 @@
 //   --suite NAME        quick | standard | llm | skinny
 //   one case            --m --n --k [--block RxC] [--density] [--pattern] [--dtype] [--b-layout]
 //                       [--c-layout] [--seed]
-//   --iters --warmup --warmup-ms --no-cold-l2 --reference-iters --no-gpu-monitor    timing
+//   --iters --warmup --warmup-ms --rest-ms --no-cold-l2 --reference-iters --no-gpu-monitor    timing
 //   --systems a,b       which systems run (default: all; --list-systems shows them)
 //   --sm90-configs all|swath256_direct,...   one extra system per Hopper kernel configuration
 //   --json --csv --plot outputs; --plot-from FILE.json --plot OUT.png redraws a chart offline

@@ -133,8 +133,10 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
         "effective clock inside a kernel, which power capping holds well below it (the 128x128 f16 kernel: "
         "1.44-1.51 GHz by its own cycle counts while NVML reads ~1965 MHz; docs/perf_log.md entries 44-45).\n"
      << "- The probe row ('probe') writes no output, so it is not checked (correct = null in the JSON).\n"
-     << "- Timing: CUDA events, median of " << timing.iters << " runs (p10-p90 shown) after " << timing.warmup
-     << " warm-up runs";
+     << "- Timing: CUDA events, median of " << timing.iters << " runs (p10-p90 shown) after ";
+  if (timing.rest_ms > 0)
+    md << format_significant(timing.rest_ms) << " ms with the GPU idle (each series starts from a rested GPU) and ";
+  md << timing.warmup << " warm-up runs";
   if (timing.warmup_ms > 0)
     md << " and as many more as keep the GPU busy for " << format_significant(timing.warmup_ms)
        << " ms (the sustained, power-capped regime: the GPU's clock follows its recent power draw)";

@@ -116,6 +116,7 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
       timing.iters = std::min(timing.iters, config.reference_iters);
       timing.warmup = std::min(timing.warmup, 1);
       timing.warmup_ms = 0;  // an oracle: its own clock is not what the report compares
+      timing.rest_ms = 0;
     }
     if (config.gpu_monitor) session.monitor.start();
     const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, timing, &session.flusher, stream);

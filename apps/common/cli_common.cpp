@@ -103,6 +103,8 @@ void add_timing_options(po::options_description& options, TimingConfig& config) 
       ("warmup", po::value<int>(&config.warmup)->default_value(config.warmup), "untimed warm-up runs first")
       ("warmup-ms", po::value<double>(&config.warmup_ms)->default_value(config.warmup_ms),
        "then more warm-up runs until they kept the GPU busy this long (its clock follows its recent power draw)")
+      ("rest-ms", po::value<double>(&config.rest_ms)->default_value(config.rest_ms),
+       "let the GPU idle this long before each warm-up (each burst starts from a rested GPU)")
       ("no-cold-l2", po::bool_switch()->notifier([&config](bool off) { if (off) config.cold_l2 = false; }),
        "do not flush L2 before each timed run");
 }
@@ -112,6 +114,8 @@ void check_timing_options(const TimingConfig& config) {
                   "--iters must be at least 1 (got " + std::to_string(config.iters) + ")");
   BSRFLOW_REQUIRE(config.warmup >= 0, Errc::invalid_argument,
                   "--warmup must not be negative (got " + std::to_string(config.warmup) + ")");
+  BSRFLOW_REQUIRE(config.rest_ms >= 0 && config.rest_ms <= 60000, Errc::invalid_argument,
+                  "--rest-ms must be between 0 and 60000 (got " + format_significant(config.rest_ms) + ")");
   BSRFLOW_REQUIRE(config.warmup_ms >= 0 && config.warmup_ms <= 60000, Errc::invalid_argument,
                   "--warmup-ms must be between 0 and 60000 (got " + format_significant(config.warmup_ms) + ")");
 }

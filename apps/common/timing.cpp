@@ -1,7 +1,9 @@
 #include "bsrflow/apps/common/timing.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "bsrflow/apps/common/markdown.hpp"
 #include "bsrflow/core/error.hpp"
@@ -16,9 +18,17 @@ bool warmup_done(const TimingConfig& config, int runs, double busy_ms) {
 
 namespace {
 
+// config.rest_ms of an idle GPU (as far as this stream is concerned).
+void rest(const TimingConfig& config, cudaStream_t stream) {
+  if (config.rest_ms <= 0) return;
+  BSRFLOW_CUDA(cudaStreamSynchronize(stream));
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(config.rest_ms));
+}
+
 // The warm-up: config.warmup runs, then - while warmup_done says no - rounds of runs (as many as
 // have been run so far, each after a flush like the timed runs) timed by events around the round.
 void warm_up(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
+  rest(config, stream);
   Event start, stop;
   start.record(stream);
   for (int i = 0; i < config.warmup; ++i) run(stream);
@@ -46,6 +56,8 @@ std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Fl
                   "timed runs must be at least 1 (got " + std::to_string(config.iters) + ")");
   BSRFLOW_REQUIRE(config.warmup >= 0, Errc::invalid_argument,
                   "warm-up runs must not be negative (got " + std::to_string(config.warmup) + ")");
+  BSRFLOW_REQUIRE(config.rest_ms >= 0, Errc::invalid_argument,
+                  "the rest before the warm-up must not be negative (got " + format_significant(config.rest_ms) + " ms)");
   BSRFLOW_REQUIRE(config.warmup_ms >= 0, Errc::invalid_argument,
                   "the warm-up time must not be negative (got " + format_significant(config.warmup_ms) + " ms)");
   warm_up(run, config, flusher, stream);
@@ -70,6 +82,7 @@ std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Fl
 
 std::vector<double> time_pair_ratios(const RunFn& a, const RunFn& b, const TimingConfig& config, L2Flusher* flusher,
                                      cudaStream_t stream) {
+  rest(config, stream);
   return bsrflow::time_pair_ratios(a, b, config.iters, config.warmup, config.cold_l2 ? flusher : nullptr, stream);
 }
 

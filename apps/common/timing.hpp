@@ -25,6 +25,10 @@ struct TimingConfig {
   // sustained, power-capped rate (perf_log entry 45: H100, 200 ms, cuBLAS dense 894 -> ~760
   // TFLOPS, the 128 x 128 GEMM 642 -> 539).
   double warmup_ms = 0;
+  // The GPU idles this long (the host waits for the stream, then sleeps) before the warm-up, so
+  // that a burst starts from a rested GPU rather than from the clock the previous work left
+  // (perf_log entry 45). 0: no rest.
+  double rest_ms = 0;
 };
 
 // Whether a warm-up of `runs` runs that kept the GPU busy for `busy_ms` is done.
@@ -33,13 +37,14 @@ bool warmup_done(const TimingConfig& config, int runs, double busy_ms);
 // Work to time: enqueues one run on the stream it is given (it may also synchronise).
 using RunFn = std::function<void(cudaStream_t)>;
 
-// `config.warmup` untimed runs (more until warmup_done), then `config.iters` timed runs (each
-// preceded by a flush when config.cold_l2 and `flusher` is given). Returns the per-run times in
-// milliseconds. Throws Error(invalid_argument) if iters < 1, warmup < 0 or warmup_ms < 0.
+// config.rest_ms with the GPU idle, `config.warmup` untimed runs (more until warmup_done), then
+// `config.iters` timed runs (each preceded by a flush when config.cold_l2 and `flusher` is
+// given). Returns the per-run times in milliseconds. Throws Error(invalid_argument) if iters < 1,
+// warmup < 0, warmup_ms < 0 or rest_ms < 0.
 std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream);
 
-// core/pair_timing.hpp's time_pair_ratios with `config`: config.iters pairs after config.warmup
-// runs of each, every run after a flush when config.cold_l2 and `flusher` is given. Returns
+// core/pair_timing.hpp's time_pair_ratios with `config`: config.rest_ms with the GPU idle, then
+// config.iters pairs after config.warmup runs of each, every run after a flush when config.cold_l2 and `flusher` is given. Returns
 // t(a) / t(b) for each pair.
 std::vector<double> time_pair_ratios(const RunFn& a, const RunFn& b, const TimingConfig& config, L2Flusher* flusher,
                                      cudaStream_t stream);

@@ -307,7 +307,7 @@ TEST_CASE("bandwidth probes report positive rates", "[apps][gpu]") {
   CHECK(l2.bytes_per_second() > 1e10);
 }
 
-TEST_CASE("time_runs: the warm-up lasts warmup_ms of GPU time", "[apps][gpu]") {
+TEST_CASE("time_runs: the rest before the warm-up, and a warm-up of warmup_ms of GPU time", "[apps][gpu]") {
   BSRFLOW_REQUIRE_GPU();
   Stream stream;
   DeviceBuffer<unsigned char> buffer(std::size_t{64} << 20, stream);
@@ -332,6 +332,15 @@ TEST_CASE("time_runs: the warm-up lasts warmup_ms of GPU time", "[apps][gpu]") {
   config.warmup_ms = -1;
   CHECK_APP_ERROR(time_runs(fill, config, &flusher, stream), Errc::invalid_argument,
                   "the warm-up time must not be negative (got -1.00 ms)");
+  // The rest: the GPU idles (the host sleeps) that long before the warm-up.
+  config.warmup_ms = 0;
+  config.rest_ms = 60;
+  const auto before = std::chrono::steady_clock::now();
+  CHECK(time_runs(fill, config, &flusher, stream).size() == 3);
+  CHECK(std::chrono::steady_clock::now() - before >= std::chrono::milliseconds(60));
+  config.rest_ms = -1;
+  CHECK_APP_ERROR(time_runs(fill, config, &flusher, stream), Errc::invalid_argument,
+                  "the rest before the warm-up must not be negative (got -1.00 ms)");
 }
 
 TEST_CASE("GpuMonitor samples the SM clock and power while the GPU works", "[apps][gpu]") {

@@ -23,6 +23,7 @@ TEST_CASE("bsr_bench without arguments runs the standard suite", "[apps]") {
   CHECK(o.runner.timing.warmup == 3);
   CHECK(o.runner.timing.cold_l2);
   CHECK(o.runner.timing.warmup_ms == 0);  // a burst after the warm-up runs
+  CHECK(o.runner.timing.rest_ms == 200);   // from a rested GPU
   CHECK(o.runner.gpu_monitor);
   CHECK(o.runner.reference_iters == 3);
   CHECK(o.runner.systems.empty());
@@ -33,10 +34,11 @@ TEST_CASE("bsr_bench without arguments runs the standard suite", "[apps]") {
 TEST_CASE("bsr_bench --suite, outputs, timing and systems", "[apps]") {
   const BenchOptions o = parse({"--suite", "quick", "--iters", "25", "--warmup", "1", "--json", "r.json", "--csv",
                                 "r.csv", "--plot", "r.png", "--systems", "cublas_dense,bsrflow_reference,cublas_dense",
-                                "--reference-iters", "2", "--no-gpu-monitor", "--warmup-ms", "300"});
+                                "--reference-iters", "2", "--no-gpu-monitor", "--warmup-ms", "300", "--rest-ms", "0"});
   CHECK(o.suite == "quick");
   CHECK_FALSE(o.runner.gpu_monitor);
   CHECK(o.runner.timing.warmup_ms == 300);
+  CHECK(o.runner.timing.rest_ms == 0);
   CHECK(o.cases == suite_cases("quick"));
   CHECK(o.runner.timing.iters == 25);
   CHECK(o.runner.timing.warmup == 1);

@@ -199,6 +199,10 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
   timing.warmup_ms = 200;
   CHECK_THAT(bench_markdown(records, timing, 3),
              Catch::Contains("after 3 warm-up runs and as many more as keep the GPU busy for 200 ms"));
+  timing.warmup_ms = 0;
+  timing.rest_ms = 200;
+  CHECK_THAT(bench_markdown(records, timing, 3),
+             Catch::Contains("after 200 ms with the GPU idle (each series starts from a rested GPU) and 3 warm-up runs,"));
   CHECK_THAT(md, Catch::Contains("capped at 3 timed runs"));
 }
 

@@ -44,8 +44,10 @@ TEST_CASE("timing options parse and are checked", "[apps]") {
   po::options_description options;
   add_timing_options(options, config);
   CHECK(config.warmup_ms == 0);  // the shared default: warm-up runs only
-  const test::Args args({"--iters", "7", "--warmup", "0", "--no-cold-l2", "--warmup-ms", "150"});
+  CHECK(config.rest_ms == 0);
+  const test::Args args({"--iters", "7", "--warmup", "0", "--no-cold-l2", "--warmup-ms", "150", "--rest-ms", "50"});
   parse_command_line(args.argc(), args.argv(), options);
+  CHECK(config.rest_ms == 50);
   CHECK(config.iters == 7);
   CHECK(config.warmup == 0);
   CHECK(config.warmup_ms == 150);
@@ -56,6 +58,9 @@ TEST_CASE("timing options parse and are checked", "[apps]") {
   config.warmup_ms = 1e6;
   CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--warmup-ms must be between 0 and 60000");
   config.warmup_ms = 0;
+  config.rest_ms = -5;
+  CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--rest-ms must be between 0 and 60000 (got -5.00)");
+  config.rest_ms = 0;
   config.iters = 0;
   CHECK_APP_ERROR(check_timing_options(config), Errc::invalid_argument, "--iters must be at least 1 (got 0)");
   config.iters = 1;
