@@ -118,8 +118,12 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
       timing.warmup_ms = 0;  // an oracle: its own clock is not what the report compares
       timing.rest_ms = 0;
     }
+    // The monitor sees the warm-up and the timed runs, not the rest before them.
+    rest_gpu(timing, stream);
+    TimingConfig series = timing;
+    series.rest_ms = 0;
     if (config.gpu_monitor) session.monitor.start();
-    const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, timing, &session.flusher, stream);
+    const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, series, &session.flusher, stream);
     record_activity(r, config.gpu_monitor ? session.monitor.stop() : GpuActivity{});
     record_timing(r, s);
     if (PreparedRun* baseline = prepared->baseline()) {

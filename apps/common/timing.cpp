@@ -16,19 +16,18 @@ bool warmup_done(const TimingConfig& config, int runs, double busy_ms) {
   return runs >= config.warmup && busy_ms >= config.warmup_ms;
 }
 
-namespace {
-
-// config.rest_ms of an idle GPU (as far as this stream is concerned).
-void rest(const TimingConfig& config, cudaStream_t stream) {
+void rest_gpu(const TimingConfig& config, cudaStream_t stream) {
   if (config.rest_ms <= 0) return;
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));
   std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(config.rest_ms));
 }
 
+namespace {
+
 // The warm-up: config.warmup runs, then - while warmup_done says no - rounds of runs (as many as
 // have been run so far, each after a flush like the timed runs) timed by events around the round.
 void warm_up(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
-  rest(config, stream);
+  rest_gpu(config, stream);
   Event start, stop;
   start.record(stream);
   for (int i = 0; i < config.warmup; ++i) run(stream);
@@ -82,7 +81,7 @@ std::vector<double> time_runs(const RunFn& run, const TimingConfig& config, L2Fl
 
 std::vector<double> time_pair_ratios(const RunFn& a, const RunFn& b, const TimingConfig& config, L2Flusher* flusher,
                                      cudaStream_t stream) {
-  rest(config, stream);
+  rest_gpu(config, stream);
   return bsrflow::time_pair_ratios(a, b, config.iters, config.warmup, config.cold_l2 ? flusher : nullptr, stream);
 }
 

@@ -34,6 +34,11 @@ struct TimingConfig {
 // Whether a warm-up of `runs` runs that kept the GPU busy for `busy_ms` is done.
 bool warmup_done(const TimingConfig& config, int runs, double busy_ms);
 
+// config.rest_ms of an idle GPU as far as `stream` is concerned: waits for the stream, then
+// sleeps. time_runs and time_pair_ratios begin with it; a caller that wants to observe only the
+// series (e.g. a clock monitor) rests first and times with rest_ms = 0.
+void rest_gpu(const TimingConfig& config, cudaStream_t stream);
+
 // Work to time: enqueues one run on the stream it is given (it may also synchronise).
 using RunFn = std::function<void(cudaStream_t)>;
 
