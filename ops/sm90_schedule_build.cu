@@ -78,11 +78,11 @@ __global__ void longest_row_kernel(const int* row_ptr, int block_rows, int* long
 }
 
 // Per sorted position: pieces, split-row pieces (slots) and split-row flag.
-__global__ void piece_counts_kernel(const int* sorted_lengths, int block_rows, int limit, int* pieces, int* slots,
-                                    int* splits) {
+__global__ void piece_counts_kernel(const int* sorted_lengths, int block_rows, int limit, LastWave last, int* pieces,
+                                    int* slots, int* splits) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s < block_rows) {
-    const int p = pieces_for(sorted_lengths[s], limit);
+    const int p = pieces_at(s, sorted_lengths[s], limit, last);
     pieces[s] = p;
     slots[s] = p > 1 ? p : 0;
     splits[s] = p > 1 ? 1 : 0;
@@ -151,7 +151,7 @@ int longest_row(const int* row_ptr, int block_rows, cudaStream_t stream) {
   return longest.to_host(stream)[0];  // synchronises
 }
 
-PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream) {
+PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream, LastWave last) {
   BSRFLOW_REQUIRE(block_rows >= 1, Errc::invalid_argument, "build_pieces: no block rows");
   const std::size_t n = static_cast<std::size_t>(block_rows);
   DeviceBuffer<int> lengths(n, stream), ids(n, stream), sorted_lengths(n, stream), sorted_ids(n, stream);
@@ -174,8 +174,8 @@ PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream
                                                          sorted_lengths.data(), ids.data(), sorted_ids.data(),
                                                          block_rows, 0, 32, stream));
 
-  piece_counts_kernel<<<grid, 256, 0, stream>>>(sorted_lengths.data(), block_rows, limit, pieces.data(), slots.data(),
-                                                splits.data());
+  piece_counts_kernel<<<grid, 256, 0, stream>>>(sorted_lengths.data(), block_rows, limit, last, pieces.data(),
+                                                slots.data(), splits.data());
   BSRFLOW_CHECK_LAUNCH("piece_counts_kernel");
   for (auto [in, out] : {std::pair{&pieces, &piece_off}, std::pair{&slots, &slot_off}, std::pair{&splits, &split_off}}) {
     temp_bytes = temp.size();
@@ -200,15 +200,16 @@ PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream
   return list;
 }
 
-HostPieceList build_pieces_host(const std::vector<int>& row_ptr, int limit) {
+HostPieceList build_pieces_host(const std::vector<int>& row_ptr, int limit, LastWave last) {
   const int block_rows = static_cast<int>(row_ptr.size()) - 1;
   std::vector<int> order(static_cast<std::size_t>(std::max(block_rows, 0)));
   std::iota(order.begin(), order.end(), 0);
   auto length = [&](int r) { return row_ptr[r + 1] - row_ptr[r]; };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return length(a) > length(b); });
   HostPieceList h;
-  for (int row : order) {
-    const int p = pieces_for(length(row), limit);
+  for (int s = 0; s < block_rows; ++s) {
+    const int row = order[s];
+    const int p = pieces_at(s, length(row), limit, last);
     if (p > 1) h.split_rows.push_back({row, h.num_slots, p});
     for (int q = 0; q < p; ++q)
       h.pieces.push_back({row, piece_bound(row_ptr[row], length(row), q, p),

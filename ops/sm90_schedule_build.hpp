@@ -71,11 +71,25 @@ BSRFLOW_HD inline int pieces_for(int length, int limit) {
   return (limit > 0 && length > limit) ? (length + limit - 1) / limit : 1;
 }
 
+// The rows of a launch's last, partial wave of CTAs: from position `first` of the longest-first
+// order on, each row is cut into `pieces` pieces (at most one per block) so that they fill the
+// wave (the skinny plan, tuning_skinny.hpp). The default cuts nothing.
+struct LastWave {
+  int first = 0x7fffffff;
+  int pieces = 1;
+};
+
+// Pieces of the row at position `s` of the longest-first order, `length` blocks long.
+BSRFLOW_HD inline int pieces_at(int s, int length, int limit, LastWave last) {
+  if (s < last.first) return pieces_for(length, limit);
+  return last.pieces < length ? last.pieces : (length > 1 ? length : 1);
+}
+
 // Stored blocks of the longest block row (`row_ptr` on the device, block_rows >= 1); synchronises.
 int longest_row(const int* row_ptr, int block_rows, cudaStream_t stream);
 
 // `row_ptr` is a device pointer with block_rows + 1 entries. block_rows >= 1.
-PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream);
+PieceList build_pieces(const int* row_ptr, int block_rows, int limit, cudaStream_t stream, LastWave last = {});
 
 // split_of_slot[s] = j for every partial-tile slot s of split j: the slots_per_piece slots of each
 // of its `count` pieces, from first_slot on (the skinny kernel's split rows: one per piece; the
@@ -86,7 +100,7 @@ void fill_split_of_slot(const SplitTile* splits, int num_splits, int slots_per_p
                         cudaStream_t stream);
 
 // Same result on the host from a host row_ptr.
-HostPieceList build_pieces_host(const std::vector<int>& row_ptr, int limit);
+HostPieceList build_pieces_host(const std::vector<int>& row_ptr, int limit, LastWave last = {});
 
 struct ScheduleShape {
   int groups = 0;        // swath groups: ceil(num_swaths / cluster_size)

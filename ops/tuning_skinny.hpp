@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "bsrflow/ops/sm90_schedule_build.hpp"  // LastWave
+
 namespace bsrflow::skinny {
 
 // Widest N the planner sends to the skinny kernel (automatic choice): at N <= 64 the Hopper
@@ -44,6 +46,21 @@ constexpr int kMaxPlannedCtasPerSm = 3;
 constexpr int kMinPieceBlocks = 8;
 constexpr std::int64_t kWholeRowMaxBytes = std::int64_t{128} << 10;
 constexpr int kMaxPiecesPerRow = 64;
+
+// Whole rows that take more than one wave of resident CTAs leave the GPU mostly idle in the last,
+// partial wave. Its rows (the shortest, at the end of the longest-first order) are cut into
+// round(wave / rows in it) pieces, at most kLastWaveMaxPieces, so that they fill it (perf_log
+// entry 45: 11008 x 64 x 4096, 32 x 32 blocks, 344 rows on 264 CTAs, 3 pieces: -10% / -14% at 25% /
+// 50% density on an H100; 2 pieces -6% / -9%; 4 pieces lost, split rows' sums cost more).
+constexpr int kLastWaveMaxPieces = 3;
+inline sm90::LastWave last_wave(int block_rows, int wave) {
+  if (wave < 1 || block_rows <= wave) return {};
+  const int rows = block_rows % wave;  // rows of the last wave
+  if (rows == 0) return {};
+  const int pieces = std::clamp((wave + rows / 2) / rows, 1, kLastWaveMaxPieces);
+  if (pieces < 2) return {};
+  return {block_rows - rows, pieces};
+}
 
 // Output columns of one tile: 16, 32 or 64 (the kernel's template widths).
 constexpr int tile_width(int n) { return n <= 16 ? 16 : n <= 32 ? 32 : 64; }

@@ -126,6 +126,30 @@ TEST_CASE("skinny GEMM: hostile patterns and split rows are exact", "[ops][skinn
       c.b_layout = Layout::row_major;
     }
   }
+  SECTION("whole rows beyond one wave: the last wave's rows cut into pieces") {
+    // 3 x SMs + 1 rows of 12 blocks: more than one wave of resident CTAs (2 or 3 per SM at N = 64),
+    // so the rows of the partial last wave are split (tuning_skinny.hpp: last_wave).
+    Case c;
+    c.R = c.C = 16;
+    c.M = 16 * (3 * device_info().sm_count + 1);
+    c.K = 16 * 12;
+    c.N = 64;
+    c.pattern = Pattern::full;
+    Stream stream;
+    const Problem<__half, float> pr = integer_problem<__half, float>(c);
+    DeviceProblem<__half, float> d(pr, true, stream);
+    const GemmPlan plan =
+        plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, pr.B)), describe(view_of(d.C, pr.C)), o, stream);
+    const int rows = ceil_div(c.M, c.R);
+    CHECK(plan.split_rows() > 0);
+    CHECK(plan.split_rows() < rows);
+    CHECK(plan.ctas() > rows);
+    c.beta = 0.0f;
+    check_exact<__half, float>(c, o, GemmKernel::skinny);
+    c.beta = 0.5f;
+    c.c_layout = Layout::col_major;
+    check_exact<__nv_bfloat16, __nv_bfloat16>(c, o, GemmKernel::skinny);
+  }
   SECTION("K == 0, M == 0 and N == 0") {
     Case c;
     c.R = c.C = 32;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "bsrflow/ops/gemm_plan.hpp"
 #include "bsrflow/ops/skinny_gemm.hpp"
@@ -110,4 +111,38 @@ TEST_CASE("skinny plan: piece limits", "[ops][skinny]") {
   CHECK(skinny::piece_limit(100000, 1, 100000, 396, 132, 2048) == 1563);
   CHECK(skinny::piece_limit(0, 0, 0, 396, 132, 2048) == skinny::kMinPieceBlocks);
   CHECK(skinny::piece_limit(1000, 10, 100, 0, 132, 2048) == 125);  // nothing resident: one piece per row (x 1.25)
+}
+
+TEST_CASE("skinny plan: the rows of a partial last wave are cut to fill it", "[ops][skinny]") {
+  using W = sm90::LastWave;
+  auto same = [](W a, W b) { return a.first == b.first && a.pieces == b.pieces; };
+  CHECK(same(skinny::last_wave(344, 264), W{264, 3}));  // 11008 x 64 x 4096, 32 x 32 on an H100
+  CHECK(same(skinny::last_wave(300, 264), W{264, 3}));  // 36 rows: 7 each would be best; at most 3
+  CHECK(same(skinny::last_wave(400, 264), W{264, 2}));  // 136 rows: 2 each
+  CHECK(same(skinny::last_wave(529, 264), W{528, 3}));  // one row in the third wave
+  CHECK(same(skinny::last_wave(264, 264), W{}));        // one full wave
+  CHECK(same(skinny::last_wave(200, 264), W{}));        // fewer rows than CTAs (the piece limit's case)
+  CHECK(same(skinny::last_wave(1024, 264), W{}));       // 232 rows nearly fill the last wave
+  CHECK(same(skinny::last_wave(10, 0), W{}));
+  CHECK(skinny::kLastWaveMaxPieces == 3);
+
+  // On the host twin of the piece builder: positions from `first` on, in longest-first order.
+  const std::vector<int> row_ptr = {0, 5, 10, 12, 13, 13, 18};  // lengths 5 5 2 1 0 5
+  const sm90::HostPieceList h = sm90::build_pieces_host(row_ptr, 0, W{3, 3});
+  // Order: rows 0, 1, 5 (5 blocks, whole), then 2 (2 blocks: 2 pieces), 3 (1 block), 4 (empty).
+  REQUIRE(h.pieces.size() == 7);
+  CHECK(h.pieces[2].row == 5);
+  CHECK(h.pieces[2].slot == -1);
+  CHECK(h.pieces[3].row == 2);
+  CHECK(h.pieces[3].kb_begin == 10);
+  CHECK(h.pieces[3].kb_end == 11);
+  CHECK(h.pieces[4].kb_begin == 11);
+  CHECK(h.pieces[4].kb_end == 12);
+  REQUIRE(h.split_rows.size() == 1);
+  CHECK(h.split_rows[0].row == 2);
+  CHECK(h.split_rows[0].count == 2);
+  CHECK(h.pieces[5].row == 3);
+  CHECK(h.pieces[5].slot == -1);
+  CHECK(h.pieces[6].row == 4);
+  CHECK(h.pieces[6].kb_begin == h.pieces[6].kb_end);
 }

@@ -275,10 +275,17 @@ TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]"
   int longest_row = 0;
   for (const auto& r : pattern) longest_row = std::max(longest_row, static_cast<int>(r.size()));
   CHECK(sm90::longest_row(d_row_ptr.data(), 300, stream) == longest_row);
-  for (int limit : {0, 16, 40}) {
-    CAPTURE(limit);
-    const sm90::PieceList s = sm90::build_pieces(d_row_ptr.data(), 300, limit, stream);
-    const sm90::HostPieceList h = sm90::build_pieces_host(row_ptr, limit);
+  // Limits, and the skinny plan's last wave (rows from position 250 on cut into three, the
+  // shortest of them - power-law rows include empty ones - into one piece per block at most).
+  struct Cut {
+    int limit;
+    sm90::LastWave last;
+  };
+  for (const Cut& cut : {Cut{0, {}}, Cut{16, {}}, Cut{40, {}}, Cut{0, {250, 3}}, Cut{16, {290, 2}}}) {
+    const int limit = cut.limit;
+    CAPTURE(limit, cut.last.first, cut.last.pieces);
+    const sm90::PieceList s = sm90::build_pieces(d_row_ptr.data(), 300, limit, stream, cut.last);
+    const sm90::HostPieceList h = sm90::build_pieces_host(row_ptr, limit, cut.last);
     const std::vector<sm90::Piece> pieces = s.pieces.to_host(stream);
     const std::vector<sm90::SplitRow> splits = s.split_rows.to_host(stream);
     REQUIRE(pieces.size() == h.pieces.size());
@@ -289,7 +296,7 @@ TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]"
     int longest = 0;
     for (const sm90::Piece& p : h.pieces) longest = std::max(longest, p.kb_end - p.kb_begin);
     CHECK(s.longest >= longest);
-    if (limit == 16) CHECK(s.num_split_rows > 0);
+    if (limit == 16 || cut.last.pieces > 1) CHECK(s.num_split_rows > 0);
   }
   // Tile lists: one warp's greedy pass against the host loop, with and without a tail, single
   // CTAs and pairs, fewer and more clusters than tiles, and the full 256 clusters.
