@@ -72,17 +72,20 @@ BSRFLOW_HD inline int pieces_for(int length, int limit) {
 }
 
 // The rows of a launch's last, partial wave of CTAs: from position `first` of the longest-first
-// order on, each row is cut into `pieces` pieces (at most one per block) so that they fill the
-// wave (the skinny plan, tuning_skinny.hpp). The default cuts nothing.
+// order on, each row is cut into `pieces` pieces, none shorter than `min_blocks` blocks (a shorter
+// row gets fewer), so that they fill the wave (the skinny plan, tuning_skinny.hpp). The default
+// cuts nothing.
 struct LastWave {
   int first = 0x7fffffff;
   int pieces = 1;
+  int min_blocks = 1;
 };
 
 // Pieces of the row at position `s` of the longest-first order, `length` blocks long.
 BSRFLOW_HD inline int pieces_at(int s, int length, int limit, LastWave last) {
   if (s < last.first) return pieces_for(length, limit);
-  return last.pieces < length ? last.pieces : (length > 1 ? length : 1);
+  const int fit = length / (last.min_blocks > 1 ? last.min_blocks : 1);
+  return last.pieces < fit ? last.pieces : (fit > 1 ? fit : 1);
 }
 
 // Stored blocks of the longest block row (`row_ptr` on the device, block_rows >= 1); synchronises.

@@ -49,7 +49,8 @@ constexpr int kMaxPiecesPerRow = 64;
 
 // Whole rows that take more than one wave of resident CTAs leave the GPU mostly idle in the last,
 // partial wave. Its rows (the shortest, at the end of the longest-first order) are cut into
-// round(wave / rows in it) pieces, at most kLastWaveMaxPieces, so that they fill it (perf_log
+// round(wave / rows in it) pieces, at most kLastWaveMaxPieces and none shorter than
+// kMinPieceBlocks (a split row's tail costs more than a short piece saves), so that they fill it (perf_log
 // entry 45: 11008 x 64 x 4096, 32 x 32 blocks, 344 rows on 264 CTAs, 3 pieces: -10% / -14% at 25% /
 // 50% density on an H100; 2 pieces -6% / -9%; 4 pieces lost, split rows' sums cost more).
 constexpr int kLastWaveMaxPieces = 3;
@@ -59,7 +60,7 @@ inline sm90::LastWave last_wave(int block_rows, int wave) {
   if (rows == 0) return {};
   const int pieces = std::clamp((wave + rows / 2) / rows, 1, kLastWaveMaxPieces);
   if (pieces < 2) return {};
-  return {block_rows - rows, pieces};
+  return {block_rows - rows, pieces, kMinPieceBlocks};
 }
 
 // Output columns of one tile: 16, 32 or 64 (the kernel's template widths).

@@ -127,12 +127,12 @@ TEST_CASE("skinny GEMM: hostile patterns and split rows are exact", "[ops][skinn
     }
   }
   SECTION("whole rows beyond one wave: the last wave's rows cut into pieces") {
-    // 3 x SMs + 1 rows of 12 blocks: more than one wave of resident CTAs (2 or 3 per SM at N = 64),
+    // 3 x SMs + 1 rows of 32 blocks: more than one wave of resident CTAs (2 or 3 per SM at N = 64),
     // so the rows of the partial last wave are split (tuning_skinny.hpp: last_wave).
     Case c;
     c.R = c.C = 16;
     c.M = 16 * (3 * device_info().sm_count + 1);
-    c.K = 16 * 12;
+    c.K = 16 * 32;
     c.N = 64;
     c.pattern = Pattern::full;
     Stream stream;

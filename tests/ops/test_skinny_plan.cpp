@@ -117,6 +117,7 @@ TEST_CASE("skinny plan: the rows of a partial last wave are cut to fill it", "[o
   using W = sm90::LastWave;
   auto same = [](W a, W b) { return a.first == b.first && a.pieces == b.pieces; };
   CHECK(same(skinny::last_wave(344, 264), W{264, 3}));  // 11008 x 64 x 4096, 32 x 32 on an H100
+  CHECK(skinny::last_wave(344, 264).min_blocks == skinny::kMinPieceBlocks);
   CHECK(same(skinny::last_wave(300, 264), W{264, 3}));  // 36 rows: 7 each would be best; at most 3
   CHECK(same(skinny::last_wave(400, 264), W{264, 2}));  // 136 rows: 2 each
   CHECK(same(skinny::last_wave(529, 264), W{528, 3}));  // one row in the third wave
@@ -145,4 +146,16 @@ TEST_CASE("skinny plan: the rows of a partial last wave are cut to fill it", "[o
   CHECK(h.pieces[5].slot == -1);
   CHECK(h.pieces[6].row == 4);
   CHECK(h.pieces[6].kb_begin == h.pieces[6].kb_end);
+
+  // With pieces of at least 8 blocks: rows of 40, 20 and 12 blocks in the last wave get 3, 2 and 1.
+  const std::vector<int> long_rows = {0, 50, 90, 110, 122};  // lengths 50 40 20 12
+  const sm90::HostPieceList m = sm90::build_pieces_host(long_rows, 0, W{1, 3, 8});
+  REQUIRE(m.pieces.size() == 1 + 3 + 2 + 1);
+  REQUIRE(m.split_rows.size() == 2);
+  CHECK(m.split_rows[0].row == 1);
+  CHECK(m.split_rows[0].count == 3);
+  CHECK(m.split_rows[1].row == 2);
+  CHECK(m.split_rows[1].count == 2);
+  CHECK(m.pieces.back().row == 3);
+  CHECK(m.pieces.back().slot == -1);
 }
