@@ -74,18 +74,16 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   if (block_rows == 0 || n == 0) return plan;  // nothing to compute
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   int limit = 0;  // 0: whole rows
-  int wave = 0;   // CTAs resident at once
+  sm90::LastWave last;
   if (split) {
     const int longest = sm90::longest_row(row_ptr, block_rows, stream);
     const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.smem), 1, kMaxPlannedCtasPerSm);
-    wave = per_sm * std::max(sms, 1);
+    const int wave = per_sm * std::max(sms, 1);  // CTAs resident at once
     limit = piece_limit(A.nnzb, block_rows, longest, wave, std::max(sms, 1), A.R * A.C * static_cast<int>(dtype_size(in)));
+    // Where the limit cuts no row, a partial last wave of whole rows gets its rows cut instead.
+    if (sm90::pieces_for(longest, limit) == 1) last = last_wave(block_rows, wave);
   }
-  plan.pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream);
-  if (split && plan.pieces.num_split_rows == 0) {  // whole rows: is the last wave partial?
-    const sm90::LastWave last = last_wave(block_rows, wave);
-    if (last.pieces > 1) plan.pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream, last);
-  }
+  plan.pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream, last);
   if (plan.pieces.num_split_rows > 0) {
     const std::size_t slots = static_cast<std::size_t>(plan.pieces.num_slots);
     plan.split_of_slot = DeviceBuffer<int>(slots, stream);

@@ -44,7 +44,7 @@ po::options_description describe(BenchOptions& o) {
   timing.add_options()("reference-iters", po::value<int>(&o.runner.reference_iters)->default_value(3),
                        "timed runs of the slow reference kernel");
   timing.add_options()("no-gpu-monitor", po::bool_switch(),
-                       "do not sample the SM clock and power during the timed runs (column 'SM MHz')");
+                       "do not sample the SM clock and power during the timed runs (column 'SM MHz (NVML)')");
   po::options_description output("Output");
   output.add_options()
       ("json", po::value<std::string>(&o.json_path), "write the records as JSON")

@@ -28,11 +28,14 @@ namespace {
 // have been run so far, each after a flush like the timed runs) timed by events around the round.
 void warm_up(const RunFn& run, const TimingConfig& config, L2Flusher* flusher, cudaStream_t stream) {
   rest_gpu(config, stream);
+  if (config.warmup_ms <= 0) {
+    for (int i = 0; i < config.warmup; ++i) run(stream);
+    return;
+  }
   Event start, stop;
   start.record(stream);
   for (int i = 0; i < config.warmup; ++i) run(stream);
   stop.record(stream);
-  if (config.warmup_ms <= 0) return;
   int runs = config.warmup;
   double busy = Event::elapsed_ms(start, stop);
   while (!warmup_done(config, runs, busy)) {
