@@ -159,7 +159,17 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
       return impl;
     }
   }
-  sm90::Choice choice = sm90::choose(A, in, B, C, options, device);
+  // The tuned swath at R = 64 depends on how equal the block rows are (tuning_sm90.hpp): measured
+  // (one device pass) only where it matters, and only when the options leave the swath, its
+  // orientation and its k-chunk to the planner (the wide swath exists with 32-deep chunks only).
+  const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
+  bool near_equal_rows = false;
+  if (device.is_hopper() && options.kernel != GemmOptions::Choice::reference && options.swath == 0 &&
+      options.k_chunk == 0 && !options.orientation && block_rows > 0 &&
+      sm90::wide_swath_candidate(A.R, A.C, B.layout, B.cols))
+    near_equal_rows = sm90::wide_swath_rows(sm90::longest_row(static_cast<const int*>(A.row_ptr), block_rows, stream),
+                                            A.nnzb, block_rows);
+  sm90::Choice choice = sm90::choose(A, in, B, C, options, device, near_equal_rows);
   if (!choice.use_sm90) {
     impl->kernel = GemmKernel::reference;
     impl->reason = std::move(choice.reason);
@@ -170,7 +180,6 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->entry = choice.entry;
   impl->tma_epilogue = options.tma_store_epilogue && choice.entry->tma_store && !choice.config.copy_only;
 
-  const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
   const int swath = impl->config.swath;
   impl->num_swaths = ceil_div(B.cols, swath);
   if (block_rows == 0 || impl->num_swaths == 0) return impl;  // nothing to compute

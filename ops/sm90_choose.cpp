@@ -37,7 +37,7 @@ int max_stages(const KernelEntry& entry, const DeviceInfo& device) {
 }
 
 Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
-              const DeviceInfo& device) {
+              const DeviceInfo& device, bool near_equal_rows) {
   Choice choice;
   auto refuse = [&](std::string why) {
     BSRFLOW_REQUIRE(options.kernel != GemmOptions::Choice::sm90, Errc::unsupported,
@@ -50,7 +50,7 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
   if (std::string why = rejection(A, in, B, C, device); !why.empty()) return refuse(std::move(why));
 
   Sm90Config& cfg = choice.config;
-  const Tuning tuned = tuned_for(A.R, A.C, B.layout, B.cols);
+  const Tuning tuned = tuned_for(A.R, A.C, B.layout, B.cols, near_equal_rows);
   cfg.in = in;
   cfg.R = A.R;
   cfg.C = A.C;
@@ -69,7 +69,7 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
                     "GemmOptions::k_chunk (" + str(options.k_chunk) + ") must be 16, 32 or 64 and divide C (" +
                         str(A.C) + ")");
     cfg.kc = options.k_chunk;
-  } else if (const int kc = tuned_k_chunk(A.R, A.C, cfg.cluster, B.layout); kc > 0) {
+  } else if (const int kc = tuned_k_chunk(A.R, A.C, cfg.cluster, B.layout, cfg.swath); kc > 0) {
     // Only where that kernel exists (the tuned swath and orientation); else the default chunk.
     Sm90Config tuned_chunk = cfg;
     tuned_chunk.kc = kc;

@@ -20,10 +20,12 @@ struct Choice {
   const KernelEntry* entry = nullptr;
 };
 
-// `A` supplies R, C and the shape; B and C are the planned descriptions.
+// `A` supplies R, C and the shape; B and C are the planned descriptions; `near_equal_rows` is what
+// the planner measured of A's rows where the tuned swath depends on it (tuning_sm90.hpp
+// wide_swath_candidate / wide_swath_rows; false where not measured).
 // Throws Error(unsupported) only when options.kernel == sm90 and the answer is no.
 Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
-              const DeviceInfo& device);
+              const DeviceInfo& device, bool near_equal_rows = false);
 
 // Deepest ring that fits the device's opt-in shared memory, within [kMinStages, kMaxStages];
 // 0 if not even kMinStages fit.

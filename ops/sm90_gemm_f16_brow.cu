@@ -5,7 +5,8 @@ namespace bsrflow::sm90 {
 
 std::span<const KernelEntry> kernels_f16_brow() {
 #define X(R, KC, SW, SWAP, COPY) make_entry<__half, R, KC, SW, SWAP, false, COPY>(),
-  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X) BSRFLOW_SM90_TUNED_PROBES(X) BSRFLOW_SM90_ALTERNATIVES(X)};
+  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X) BSRFLOW_SM90_TUNED_BROW(X) BSRFLOW_SM90_TUNED_PROBES(X)
+                                          BSRFLOW_SM90_TUNED_BROW_PROBES(X) BSRFLOW_SM90_ALTERNATIVES(X)};
 #undef X
   return table;
 }

@@ -19,6 +19,10 @@
   X(64, 16, 256, false, false) X(64, 32, 256, false, false) X(64, 64, 256, false, false)            \
   X(128, 16, 256, false, false) X(128, 32, 256, false, false) X(128, 64, 256, false, false)
 
+// Tuned for row-major B only (both input dtypes): R = 64 at swath 512 with 32-deep chunks, for
+// near-equal block rows (tuning_sm90.hpp wide_swath_candidate).
+#define BSRFLOW_SM90_TUNED_BROW(X) X(64, 32, 512, false, false)
+#define BSRFLOW_SM90_TUNED_BROW_PROBES(X) X(64, 32, 512, false, true)
 // The copy-only probes of the tuned configurations (bsr_bench's SOL source).
 #define BSRFLOW_SM90_TUNED_PROBES(X)                                                                 \
   X(16, 16, 1024, true, true) X(16, 16, 512, true, true) X(16, 32, 512, true, true)                 \

@@ -29,11 +29,30 @@ struct Tuning {
 //   33). Column-major B keeps 512 (its 1024-wide stage takes four boxes: -6% on the H200), and
 //   so do wider blocks (at C = 32 a 1024-wide stage leaves 3 stages and lost 7%, entry 27) and
 //   N <= 512 (one 512-wide swath holds it; a 1024-wide one would double the MMA work on zero fill).
-constexpr Tuning tuned_for(int R, int C, Layout b_layout, std::int64_t n) {
+// - R = 64 with row-major B, C >= 32 and N >= 1024, block rows near-equal (wide_swath_rows):
+//   swath 512 with 32-deep chunks (5 stages of 36 KiB; 64-deep ones leave 2). Each consumer
+//   warpgroup then owns 64 x 256 outputs, as at R = 128, and a pair's A chunk serves 1024 columns:
+//   B + A bytes from L2 per FMA fall 5.6%. Measured (perf_log entry 46, H100, 8192^3, TFLOPS,
+//   swath 256 -> 512): 12.5% uniform 418 -> 428 (its probe 428 -> 455), 50% 443 -> 477;
+//   power-law rows 395 -> 388 (2% slower), hence near-equal rows only. 16-deep chunks (8 stages)
+//   were slower still (405 / 450 / 375), so C = 16 keeps swath 256.
+constexpr bool wide_swath_candidate(int R, int C, Layout b_layout, std::int64_t n) {
+  return R == 64 && C >= 32 && b_layout == Layout::row_major && n >= 1024;
+}
+// Near-equal block rows for the wide swath: the longest holds at most kWideSwathRowFactor x the
+// average (uniform rows: 1; the bench's power-law rows: ~8).
+constexpr int kWideSwathRowFactor = 2;
+constexpr bool wide_swath_rows(int longest, std::int64_t nnzb, int block_rows) {
+  return nnzb > 0 && static_cast<std::int64_t>(longest) * block_rows <= kWideSwathRowFactor * nnzb;
+}
+// `near_equal_rows`: the pattern's rows pass wide_swath_rows (the planner measures them only where
+// wide_swath_candidate holds; false where unknown).
+constexpr Tuning tuned_for(int R, int C, Layout b_layout, std::int64_t n, bool near_equal_rows) {
   switch (R) {
     case 16: return {C == 16 && b_layout == Layout::row_major && n > 512 ? 1024 : 512, GemmOrientation::swap};
     case 32: return {512, GemmOrientation::swap};
-    case 64: return {256, GemmOrientation::direct};
+    case 64:
+      return {wide_swath_candidate(R, C, b_layout, n) && near_equal_rows ? 512 : 256, GemmOrientation::direct};
     default: return {256, GemmOrientation::direct};  // 128
   }
 }
@@ -63,8 +82,10 @@ constexpr int tuned_cluster(int R) { return R >= 64 ? 2 : 1; }
 // 32x64 222 -> 234, 32x128 225 -> 234, power-law 212 -> 226. 16-deep chunks at R = 16 won on the
 // H100 (+4-5%) but lost on the H200 (16x32 -12%), so 16x32 keeps its 32 (= C). Column-major B
 // keeps min(C, 64): shallower chunks shrink its boxes' rows (32x64: 255 -> 219 at 32 deep).
-constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout) {
+// R = 64 at swath 512 (above): 32-deep chunks, single CTAs too (64-deep ones leave 2 stages).
+constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout, int swath) {
   if (b_layout != Layout::row_major) return 0;
+  if (R == 64 && swath == 512 && C >= 32) return 32;
   if (R == 128 && cluster == 2 && C >= 64) return 32;
   if (R <= 32 && C >= 64) return 32;
   return 0;

@@ -300,7 +300,7 @@ void add_comparisons(std::vector<Record>& records) {
       sol = min_finite(dense_tflops, probe);
     } else {
       source = "l2_probe";
-      const int tile_n = std::min(c.n, sm90::tuned_for(c.R, c.C, c.b_layout, c.n).swath);
+      const int tile_n = std::min(c.n, sm90::tuned_for(c.R, c.C, c.b_layout, c.n, false).swath);
       sol = sol_tflops(dense_tflops, any.number("l2_gbps") * 1e9, c.R, c.C, tile_n, static_cast<int>(dtype_size(c.dtype)));
     }
     for (Record* r : group) {

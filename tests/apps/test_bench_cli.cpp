@@ -61,7 +61,8 @@ TEST_CASE("bsr_bench --sm90-configs adds Hopper configurations, checked against 
   CHECK_APP_ERROR(parse(V{"--m", "1024", "--n", "1024", "--k", "1024", "--block", "64", "--sm90-configs", "swath512_swap"}),
                   Errc::invalid_argument,
                   "--sm90-configs: swath512_swap is not instantiated for any case of this run (the case 1024^3 64x64 "
-                  "12.5% uniform f16 has: swath256_direct_kc16, swath256_direct_kc32, swath256_direct, swath256_swap)");
+                  "12.5% uniform f16 has: swath256_direct_kc16, swath256_direct_kc32, swath256_direct, swath256_swap, "
+                  "swath512_direct_kc32)");
   CHECK_APP_ERROR(parse(V{"--suite", "quick", "--sm90-configs", "swath128_swap"}), Errc::invalid_argument,
                   "--sm90-configs: swath128_swap is not instantiated for any case of this run");
   CHECK_APP_ERROR(parse(V{"--sm90-configs", "fast"}), Errc::invalid_argument,

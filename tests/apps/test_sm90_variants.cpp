@@ -67,12 +67,17 @@ TEST_CASE("valid variants come from the instantiated kernels of the case's shape
   CHECK(names(valid_variants(square(32))) ==
         std::vector<std::string>{"swath256_swap", "swath512_swap_kc16", "swath512_swap"});
   CHECK(names(valid_variants(square(64))) == std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32",
-                                                                      "swath256_direct", "swath256_swap"});
+                                                                      "swath256_direct", "swath256_swap",
+                                                                      "swath512_direct_kc32"});
   CHECK(names(valid_variants(square(128))) == std::vector<std::string>{"swath128_direct", "swath256_direct_kc16",
                                                                        "swath256_direct_kc32", "swath256_direct"});
   // bf16 and column-major B have the tuned configurations only (at R = 16 with 16-deep chunks
-  // both swaths: 512, and 1024 for row-major B with N > 512).
+  // both swaths: 512, and 1024 for row-major B with N > 512; at R = 64 with row-major B the
+  // 512-wide swath of near-equal rows).
   CHECK(names(valid_variants(square(64, DType::bf16))) ==
+        std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32", "swath256_direct",
+                                 "swath512_direct_kc32"});
+  CHECK(names(valid_variants(square(64, DType::bf16, Layout::col_major))) ==
         std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32", "swath256_direct"});
   CHECK(names(valid_variants(square(16, DType::f16, Layout::col_major))) ==
         std::vector<std::string>{"swath512_swap", "swath1024_swap"});
@@ -95,7 +100,7 @@ TEST_CASE("sm90 configuration requests are checked: a listed variant must fit so
   CHECK_APP_ERROR(check_sm90_request(parse_sm90_request("swath128_direct"), {square(64)}), Errc::invalid_argument,
                   "--sm90-configs: swath128_direct is not instantiated for any case of this run (the case 1024^3 "
                   "64x64 12.5% uniform f16 has: swath256_direct_kc16, swath256_direct_kc32, swath256_direct, "
-                  "swath256_swap)");
+                  "swath256_swap, swath512_direct_kc32)");
   CHECK_APP_ERROR(check_sm90_request(parse_sm90_request("swath128_swap"), {square(64), square(128)}),
                   Errc::invalid_argument, "swath128_swap is not instantiated for any case of this run (bsr_bench --list-systems");
   BenchCase odd = square(16);

@@ -38,7 +38,7 @@ TEST_CASE("tunable variants are exactly the instantiated kernels of the problem"
           CAPTURE(dtype_name(in), R, C, b == Layout::row_major);
           const std::vector<Sm90KernelVariant> vs = tunable_variants(in, R, C, b);
           // The heuristic's choice is always among them (the tuned table covers every shape).
-          const sm90::Tuning t = sm90::tuned_for(R, C, b, 8192);
+          const sm90::Tuning t = sm90::tuned_for(R, C, b, 8192, false);
           CHECK(std::find(vs.begin(), vs.end(), Sm90KernelVariant{t.swath, t.orientation, std::min(C, 64)}) !=
                 vs.end());
           // Each one is a real, non-probe kernel whose chunk divides C.
@@ -98,7 +98,7 @@ TEST_CASE("tunable configurations on a fake H100: variants x stages x split", "[
     const sm90::Choice again = sm90::choose(A, DType::f16, B, B, options_for(hc), h100);
     REQUIRE(again.use_sm90);
     CHECK(again.entry == h.entry);
-    CHECK(h.config.kc == sm90::tuned_k_chunk(R, R, h.config.cluster, Layout::row_major));
+    CHECK(h.config.kc == sm90::tuned_k_chunk(R, R, h.config.cluster, Layout::row_major, h.config.swath));
     CHECK(again.config.kc == h.config.k_chunk());
     Sm90Config resolved = h.config;
     resolved.kc = resolved.k_chunk();

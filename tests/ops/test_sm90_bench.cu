@@ -173,7 +173,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     variants[5].l2_evict_last = false;
     for (const sm90::KernelEntry& e : sm90::all_kernels()) {
       if (e.key.in != DType::f16 || e.key.b_col_major || e.key.R != b || e.key.k_chunk != std::min(b, 64)) continue;
-      const sm90::Tuning tuned = sm90::tuned_for(b, b, Layout::row_major, n);
+      const sm90::Tuning tuned = sm90::tuned_for(b, b, Layout::row_major, n, true);  // uniform rows
       if (!e.key.copy_only && e.key.swath == tuned.swath &&
           e.key.swap == (tuned.orientation == GemmOrientation::swap))
         continue;  // the tuned plan, already first
@@ -188,11 +188,14 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
         variants.push_back(o);
       }
     }
-    // K depth of a stage against CTA pairs (direct orientation; perf_log entries 18-19).
+    // K depth of a stage against CTA pairs (direct orientation; perf_log entries 18-19), at the
+    // swath a plan with an explicit k-chunk runs (the standard one: gemm_plan measures the rows
+    // for R = 64's wide swath only when the k-chunk is the planner's).
+    const int standard_swath = sm90::tuned_for(b, b, Layout::row_major, n, false).swath;
     if (b >= 64)
       for (const int kc : {64, 32, 16})
         for (const int cluster : {1, 2}) {
-          const int tuned_kc = sm90::tuned_k_chunk(b, b, cluster, Layout::row_major);
+          const int tuned_kc = sm90::tuned_k_chunk(b, b, cluster, Layout::row_major, standard_swath);
           if (kc == (tuned_kc > 0 ? tuned_kc : std::min(b, 64))) continue;  // the [single CTAs] / [CTA pairs] row
           GemmOptions o;
           o.kernel = GemmOptions::Choice::sm90;

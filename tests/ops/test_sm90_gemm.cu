@@ -162,6 +162,60 @@ TEST_CASE("sm90 GEMM: every instantiated configuration is exact against the refe
   CHECK(tested >= 48);
 }
 
+namespace {
+
+// The name of the plan the planner makes for `c` with `options` (on the device's pattern).
+template <class TIn>
+std::string planned_name(const Case& c, const GemmOptions& options) {
+  Stream stream;
+  const Problem<TIn, TIn> p = integer_problem<TIn, TIn>(c);
+  DeviceProblem<TIn, TIn> d(p, true, stream);
+  return plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), options,
+                   stream)
+      .name();
+}
+
+}  // namespace
+
+TEST_CASE("sm90 GEMM: 64-row blocks take the 512-wide swath on near-equal rows only", "[ops][sm90][gpu]") {
+  SM90_REQUIRE_HOPPER();
+  const GemmOptions automatic;
+  Case c;
+  c.R = 64;
+  c.C = 64;
+  c.M = 6 * 64 + 32, c.K = 8 * 64 + 16, c.N = 2 * 1024 + 72;  // two pairs of swaths, the last partial
+  c.pattern = Pattern::random_half;  // rows of 0-9 blocks, ~4 on average
+  SECTION("near-equal rows: swath 512, 32-deep chunks, exact") {
+    CHECK(planned_name<__half>(c, automatic) == "bsr_sm90_f16_r64c64_swath512_s5_kc32_pair");
+    CHECK(planned_name<__nv_bfloat16>(c, automatic) == "bsr_sm90_bf16_r64c64_swath512_s5_kc32_pair");
+    check_exact<__half, __half>(c, automatic);
+    c.c_layout = Layout::col_major, c.beta = -3.0f, c.padded = true;
+    check_exact<__nv_bfloat16, float>(c, automatic);
+    c.C = 32;  // the block's own width as the chunk
+    c.K = 8 * 32 + 16;
+    CHECK(planned_name<__half>(c, automatic) == "bsr_sm90_f16_r64c32_swath512_s5_pair");
+    check_exact<__half, float>(c, automatic);
+  }
+  SECTION("otherwise swath 256") {
+    c.pattern = Pattern::one_long_row;  // the longest row far above the average
+    CHECK(planned_name<__half>(c, automatic) == "bsr_sm90_f16_r64c64_swath256_s5_pair");
+    check_exact<__half, __half>(c, automatic);
+    c.pattern = Pattern::random_half;
+    GemmOptions chunk64;
+    chunk64.k_chunk = 64;  // a chunk the wide swath does not have: the standard swath, no error
+    CHECK(planned_name<__half>(c, chunk64) == "bsr_sm90_f16_r64c64_swath256_s5_pair");
+    c.b_layout = Layout::col_major;
+    CHECK(planned_name<__half>(c, automatic) == "bsr_sm90_f16_r64c64_swath256_s5_bcol_pair");
+    c.b_layout = Layout::row_major;
+    c.N = 1016;  // under 1024 columns
+    CHECK(planned_name<__half>(c, automatic) == "bsr_sm90_f16_r64c64_swath256_s5_pair");
+    c.N = 2 * 1024;
+    c.C = 16;  // 16-wide blocks
+    c.K = 8 * 16;
+    CHECK(planned_name<__half>(c, automatic) == "bsr_sm90_f16_r64c16_swath256_s8_pair");
+  }
+}
+
 TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90][gpu]") {
   SM90_REQUIRE_HOPPER();
   // The tuned plan, and the same with CTA pairs (N = 136: one swath, so one CTA of each pair
@@ -554,6 +608,20 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     c.N = 4 * 256 + 72;
     check_exact<__half, __half>(c, pairs);
   }
+  // 64-row blocks at swath 512 (32-deep chunks, 64 x 256 outputs per warpgroup, tuned for
+  // near-equal rows): the split row in pairs over two swath groups, both epilogues.
+  Case c;
+  c.R = c.C = 64;
+  c.M = 6 * 64 + 32, c.K = 20 * 64, c.N = 2 * 1024 + 72;
+  c.pattern = Pattern::one_long_row;
+  GemmOptions wide;
+  wide.swath = 512;
+  wide.max_ctas = 4;
+  wide.cluster = 2;
+  check_exact<__half, __half>(c, wide);
+  c.c_layout = Layout::col_major;
+  c.beta = 2.0f;
+  check_exact<__half, float>(c, wide);
 }
 
 // ---- Autotuner: every configuration it may pick, and the exhaustive -> cached round trip ------

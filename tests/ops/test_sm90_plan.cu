@@ -111,8 +111,8 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           REQUIRE(choice.entry != nullptr);
           CHECK(choice.config.stages >= sm90::kMinStages);
           CHECK(choice.entry->smem_bytes(choice.config.stages) <= static_cast<int>(h100.smem_per_block_optin));
-          CHECK(choice.config.swath == sm90::tuned_for(R, C, bl, 256).swath);
-          CHECK(choice.config.orientation == sm90::tuned_for(R, C, bl, 256).orientation);
+          CHECK(choice.config.swath == sm90::tuned_for(R, C, bl, 256, true).swath);
+          CHECK(choice.config.orientation == sm90::tuned_for(R, C, bl, 256, true).orientation);
           CHECK(choice.config.swath == (R <= 32 ? 512 : 256));  // N = 256: no 1024-wide swath
           // 16 x 16 with row-major B and N > 512: swath 1024 (six 32 KiB stages).
           if (R == 16 && C == 16 && bl == Layout::row_major) {
@@ -121,8 +121,8 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
             REQUIRE(wide.use_sm90);
             CHECK(wide.config.swath == 1024);
             CHECK(wide.config.stages == 6);
-            CHECK(sm90::tuned_for(R, C, bl, 513).swath == 1024);
-            CHECK(sm90::tuned_for(R, C, bl, 512).swath == 512);
+            CHECK(sm90::tuned_for(R, C, bl, 513, true).swath == 1024);
+            CHECK(sm90::tuned_for(R, C, bl, 512, true).swath == 512);
           }
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
           // Tuned chunks (tuned_k_chunk) with row-major B: 32 at R = 128 in pairs and at R <= 32 for C >= 64.
@@ -145,6 +145,52 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
     CHECK(sm90::max_stages(e, h100) >= sm90::kMinStages);
     CHECK(e.function != nullptr);
   }
+}
+
+TEST_CASE("64-row blocks: the 512-wide swath for near-equal rows, row-major B, C >= 32, N >= 1024", "[ops][sm90]") {
+  const DeviceInfo h100 = fake_h100();
+  // The row rule: the longest row at most twice the average.
+  CHECK(sm90::wide_swath_rows(16, 16 * 128, 128));       // uniform rows
+  CHECK(sm90::wide_swath_rows(32, 16 * 128, 128));       // exactly twice the average
+  CHECK_FALSE(sm90::wide_swath_rows(33, 16 * 128, 128));
+  CHECK_FALSE(sm90::wide_swath_rows(0, 0, 128));         // no blocks
+  // Where the rows matter at all.
+  CHECK(sm90::wide_swath_candidate(64, 64, Layout::row_major, 1024));
+  CHECK(sm90::wide_swath_candidate(64, 32, Layout::row_major, 8192));
+  CHECK_FALSE(sm90::wide_swath_candidate(64, 16, Layout::row_major, 8192));
+  CHECK_FALSE(sm90::wide_swath_candidate(64, 64, Layout::col_major, 8192));
+  CHECK_FALSE(sm90::wide_swath_candidate(64, 64, Layout::row_major, 1016));
+  CHECK_FALSE(sm90::wide_swath_candidate(128, 128, Layout::row_major, 8192));
+  CHECK_FALSE(sm90::wide_swath_candidate(32, 32, Layout::row_major, 8192));
+  for (const int C : {32, 64, 128}) {
+    CAPTURE(C);
+    CHECK(sm90::tuned_for(64, C, Layout::row_major, 8192, true).swath == 512);
+    CHECK(sm90::tuned_for(64, C, Layout::row_major, 8192, false).swath == 256);
+    CHECK(sm90::tuned_for(64, C, Layout::row_major, 8192, true).orientation == GemmOrientation::direct);
+  }
+  CHECK(sm90::tuned_for(64, 16, Layout::row_major, 8192, true).swath == 256);
+  CHECK(sm90::tuned_for(64, 64, Layout::col_major, 8192, true).swath == 256);
+  CHECK(sm90::tuned_for(64, 64, Layout::row_major, 512, true).swath == 256);
+  CHECK(sm90::tuned_for(128, 128, Layout::row_major, 8192, true).swath == 256);
+  // The planner's choice with the rows measured near-equal: the wide kernel exists for both
+  // input dtypes (row-major B), 5 stages of 36 KiB, in pairs.
+  for (const DType in : {DType::f16, DType::bf16}) {
+    const sm90::Choice wide = sm90::choose(pattern(4 * 64, 4 * 64, 64, 64), in, dense(4 * 64, 1024, in),
+                                           dense(4 * 64, 1024, DType::f32), GemmOptions{}, h100, true);
+    REQUIRE(wide.use_sm90);
+    CHECK(wide.config.name() == "bsr_sm90_" + std::string(dtype_name(in)) + "_r64c64_swath512_s5_kc32_pair");
+    const sm90::Choice standard = sm90::choose(pattern(4 * 64, 4 * 64, 64, 64), in, dense(4 * 64, 1024, in),
+                                               dense(4 * 64, 1024, DType::f32), GemmOptions{}, h100, false);
+    REQUIRE(standard.use_sm90);
+    CHECK(standard.config.name() == "bsr_sm90_" + std::string(dtype_name(in)) + "_r64c64_swath256_s5_pair");
+  }
+  // An explicit swath 512 at R = 64 takes the 32-deep kernel too.
+  GemmOptions sw512;
+  sw512.swath = 512;
+  const sm90::Choice asked = sm90::choose(pattern(4 * 64, 4 * 64, 64, 64), DType::f16, dense(4 * 64, 1024),
+                                          dense(4 * 64, 1024), sw512, h100);
+  REQUIRE(asked.use_sm90);
+  CHECK(asked.config.k_chunk() == 32);
 }
 
 TEST_CASE("The planner says why the reference kernel runs", "[ops][sm90]") {
@@ -223,21 +269,26 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   CHECK(sm90::tuned_cluster(128) == 2);
   CHECK(sm90::tuned_cluster(64) == 2);
   CHECK(sm90::tuned_cluster(32) == 1);
-  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::row_major) == 32);
-  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::col_major) == 0);
-  CHECK(sm90::tuned_k_chunk(128, 128, 1, Layout::row_major) == 0);
-  CHECK(sm90::tuned_k_chunk(128, 32, 2, Layout::row_major) == 0);
-  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::row_major) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::row_major, 256) == 32);
+  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::col_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 128, 1, Layout::row_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 32, 2, Layout::row_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::row_major, 256) == 0);
   // Swap-AB blocks at least 64 wide: 32-deep chunks with row-major B only.
-  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::row_major) == 32);
-  CHECK(sm90::tuned_k_chunk(16, 128, 1, Layout::row_major) == 32);
-  CHECK(sm90::tuned_k_chunk(16, 32, 1, Layout::row_major) == 0);
-  CHECK(sm90::tuned_k_chunk(32, 128, 1, Layout::row_major) == 32);
-  CHECK(sm90::tuned_k_chunk(32, 64, 1, Layout::row_major) == 32);
-  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::col_major) == 0);
-  CHECK(sm90::tuned_k_chunk(16, 16, 1, Layout::row_major) == 0);
-  CHECK(sm90::tuned_k_chunk(32, 16, 1, Layout::row_major) == 0);
-  CHECK(sm90::tuned_k_chunk(64, 128, 2, Layout::row_major) == 0);
+  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 128, 1, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 32, 1, Layout::row_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(32, 128, 1, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(32, 64, 1, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::col_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(16, 16, 1, Layout::row_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(32, 16, 1, Layout::row_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 128, 2, Layout::row_major, 256) == 0);
+  // 64-row blocks at swath 512 (near-equal rows): 32-deep chunks, pairs or not, row-major B.
+  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(64, 128, 1, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(64, 32, 2, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::col_major, 512) == 0);
   CHECK(sm90::choose(pattern(64, 256, 16, 64, 1), DType::f16, dense(256, 1024), dense(64, 1024), GemmOptions{}, h100)
             .config.name() == "bsr_sm90_f16_r16c64_swath512_s6_kc32_swap");
   CHECK(sm90::choose(pattern(64, 256, 32, 128, 1), DType::bf16, dense(256, 1024, DType::bf16), dense(64, 1024),
