@@ -78,9 +78,13 @@ struct GemmOptions {
   // applies, else the reference kernel (the plan says why). sm90 / skinny: that kernel, or
   // Error(unsupported) saying why not, instead of falling back. reference: always reference.
   Choice kernel = Choice::automatic;
-  int swath = 0;   // N columns per tile; 0 = tuned (tuning_sm90.hpp)
+  // N columns per tile; 0 = tuned (tuning_sm90.hpp; at R = 64 it depends on how equal A's block
+  // rows are, which the planner measures when swath, k_chunk and orientation are all left unset).
+  int swath = 0;
   int stages = 0;  // ring depth; 0 = as many as fit in shared memory, at most kMaxStages
-  int k_chunk = 0;  // K depth of one stage (16, 32 or 64, dividing C); 0 = min(C, 64)
+  // K depth of one stage (16, 32 or 64, dividing C); 0 = tuned (tuning_sm90.hpp tuned_k_chunk),
+  // else min(C, 64).
+  int k_chunk = 0;
   std::optional<GemmOrientation> orientation;  // unset = tuned
   bool split_long_rows = true;                 // cut rows far above average across CTAs
   bool copy_only = false;                      // speed-of-light probe: loads only, C untouched
