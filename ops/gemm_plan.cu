@@ -159,14 +159,12 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
       return impl;
     }
   }
-  // The tuned swath at R = 64 depends on how equal the block rows are (tuning_sm90.hpp): measured
-  // (one device pass) only where it matters, and only when the options leave the swath, its
-  // orientation and its k-chunk to the planner (the wide swath exists with 32-deep chunks only).
+  // The tuned swath at R = 64 depends on how equal the block rows are: measured only where the
+  // choice reads it.
   const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
   bool near_equal_rows = false;
-  if (device.is_hopper() && options.kernel != GemmOptions::Choice::reference && options.swath == 0 &&
-      options.k_chunk == 0 && !options.orientation && block_rows > 0 &&
-      sm90::wide_swath_candidate(A.R, A.C, B.layout, B.cols))
+  if (device.is_hopper() && options.kernel != GemmOptions::Choice::reference && block_rows > 0 &&
+      sm90::choice_reads_rows(A, B, options))
     near_equal_rows = sm90::wide_swath_rows(sm90::longest_row(static_cast<const int*>(A.row_ptr), block_rows, stream),
                                             A.nnzb, block_rows);
   sm90::Choice choice = sm90::choose(A, in, B, C, options, device, near_equal_rows);

@@ -36,6 +36,13 @@ int max_stages(const KernelEntry& entry, const DeviceInfo& device) {
   return s >= kMinStages ? s : 0;
 }
 
+bool choice_reads_rows(const GemmBsrOperand& A, const DenseDesc& B, const GemmOptions& options) {
+  // The wide swath exists with its tuned chunk and orientation only, so any of the three fixed by
+  // the caller keeps the standard swath (an explicit k-chunk must not meet a missing kernel).
+  return options.swath == 0 && options.k_chunk == 0 && !options.orientation &&
+         wide_swath_candidate(A.R, A.C, B.layout, B.cols);
+}
+
 Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
               const DeviceInfo& device, bool near_equal_rows) {
   Choice choice;
@@ -50,7 +57,7 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
   if (std::string why = rejection(A, in, B, C, device); !why.empty()) return refuse(std::move(why));
 
   Sm90Config& cfg = choice.config;
-  const Tuning tuned = tuned_for(A.R, A.C, B.layout, B.cols, near_equal_rows);
+  const Tuning tuned = tuned_for(A.R, A.C, B.layout, B.cols, near_equal_rows && choice_reads_rows(A, B, options));
   cfg.in = in;
   cfg.R = A.R;
   cfg.C = A.C;

@@ -20,9 +20,15 @@ struct Choice {
   const KernelEntry* entry = nullptr;
 };
 
+// Whether choose's configuration for these options depends on how equal A's block rows are:
+// the options leave swath, orientation and k-chunk to the planner and the shape is one where the
+// tuned swath reads the rows (tuning_sm90.hpp wide_swath_candidate). The planner measures the
+// rows (one device pass) only then.
+bool choice_reads_rows(const GemmBsrOperand& A, const DenseDesc& B, const GemmOptions& options);
+
 // `A` supplies R, C and the shape; B and C are the planned descriptions; `near_equal_rows` is what
-// the planner measured of A's rows where the tuned swath depends on it (tuning_sm90.hpp
-// wide_swath_candidate / wide_swath_rows; false where not measured).
+// the planner measured of A's rows (tuning_sm90.hpp wide_swath_rows; false where not measured),
+// read only where choice_reads_rows holds.
 // Throws Error(unsupported) only when options.kernel == sm90 and the answer is no.
 Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
               const DeviceInfo& device, bool near_equal_rows = false);

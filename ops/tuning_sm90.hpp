@@ -40,7 +40,7 @@ constexpr bool wide_swath_candidate(int R, int C, Layout b_layout, std::int64_t 
   return R == 64 && C >= 32 && b_layout == Layout::row_major && n >= 1024;
 }
 // Near-equal block rows for the wide swath: the longest holds at most kWideSwathRowFactor x the
-// average (uniform rows: 1; the bench's power-law rows: ~8).
+// average (uniform rows: 1).
 constexpr int kWideSwathRowFactor = 2;
 constexpr bool wide_swath_rows(int longest, std::int64_t nnzb, int block_rows) {
   return nnzb > 0 && static_cast<std::int64_t>(longest) * block_rows <= kWideSwathRowFactor * nnzb;

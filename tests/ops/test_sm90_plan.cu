@@ -184,6 +184,24 @@ TEST_CASE("64-row blocks: the 512-wide swath for near-equal rows, row-major B, C
     REQUIRE(standard.use_sm90);
     CHECK(standard.config.name() == "bsr_sm90_" + std::string(dtype_name(in)) + "_r64c64_swath256_s5_pair");
   }
+  // Options that fix the k-chunk, the orientation or the swath make the rows irrelevant: the
+  // standard swath (or the asked one), no error even when the rows were measured near-equal.
+  const GemmBsrOperand a64 = pattern(4 * 64, 4 * 64, 64, 64);
+  const DenseDesc b1024 = dense(4 * 64, 1024);
+  CHECK(sm90::choice_reads_rows(a64, b1024, GemmOptions{}));
+  CHECK_FALSE(sm90::choice_reads_rows(a64, dense(4 * 64, 512), GemmOptions{}));
+  CHECK_FALSE(sm90::choice_reads_rows(pattern(4 * 128, 4 * 128, 128, 128), b1024, GemmOptions{}));
+  GemmOptions chunk64;
+  chunk64.k_chunk = 64;
+  GemmOptions direct;
+  direct.orientation = GemmOrientation::direct;
+  for (const GemmOptions& fixed : {chunk64, direct}) {
+    CHECK_FALSE(sm90::choice_reads_rows(a64, b1024, fixed));
+    const sm90::Choice c = sm90::choose(a64, DType::f16, b1024, dense(4 * 64, 1024), fixed, h100, true);
+    REQUIRE(c.use_sm90);
+    CHECK(c.config.swath == 256);
+    CHECK(c.config.k_chunk() == 64);
+  }
   // An explicit swath 512 at R = 64 takes the 32-deep kernel too.
   GemmOptions sw512;
   sw512.swath = 512;
