@@ -1,9 +1,10 @@
 // Stand-alone load-stream probe (session 26, perf_log entry 48): can row groups cut the L2 ->
 // shared-memory bytes of 16- and 32-row blocks without the small-A-box cost that sank entry 26?
 //
-// Copy-only, like the bench's probe: a persistent grid (one CTA per SM), one producer lane issuing
-// TMA into a ring of mbarrier stages, two consumer warpgroups that wait for each stage and release
-// it. A uniform BSR pattern (M = N = K = 8192, 12.5% of blocks, BS x BS blocks). A tile is G
+// A persistent grid (one CTA per SM), one producer lane issuing TMA into a ring of mbarrier
+// stages, two consumer warpgroups that wait for each stage and release it: copy-only like the
+// bench's probe, or with the wgmma of each stage and no epilogue (consumer kinds in main's case
+// list; the gather of A that such a layout needs per run is timed alone). A uniform BSR pattern (M = N = K = 8192, 12.5% of blocks, BS x BS blocks). A tile is G
 // consecutive block rows x a swath of SW columns (swath-major order, tiles dealt round-robin); the
 // producer walks the sorted union of the group's block columns ("items"): per item one 3-D TMA box
 // of B (BS k-rows x SW columns, 128-byte swizzle, as the library's one-box B load) plus A:
