@@ -1,7 +1,8 @@
 // The one struct that names a Hopper BSR GEMM kernel configuration. Everything that selects a
 // kernel instantiation or sizes its launch is here; the printable name is derived from it
 // (CUTLASS-profiler style), e.g. "bsr_sm90_f16_r64c64_swath256_s5",
-// "bsr_sm90_f16_r16c16_swath512_s8_swap_bcol" or "bsr_sm90_f16_r128c128_swath256_s4_pair".
+// "bsr_sm90_f16_r16c16_swath512_s8_swap_bcol", "bsr_sm90_f16_r128c128_swath256_s4_pair" or
+// "bsr_sm90_f16_r16c16_swath512_s12_swap_g4".
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,10 @@ struct Sm90Config {
   // CTAs per cluster (run time, like stages): 1, or 2 = a CTA pair on adjacent swaths of the
   // same block rows, each A chunk loaded once from L2 and multicast into both.
   int cluster = 1;
+  // Block rows per tile: 1, or a row group of that many consecutive block rows (swap-AB, R in
+  // {16, 32}, k-chunk = C): each stage brings one block column's B slice and the group's blocks in
+  // that column, so rows sharing a column share its B load (sm90_row_groups.hpp).
+  int row_group = 1;
 
   // Default K extent of one pipeline stage: a 128-wide block is cut into two 64-deep chunks so
   // that more stages fit in shared memory (and the 128-byte swizzle row holds 64 16-bit
@@ -49,6 +54,7 @@ struct Sm90Config {
     if (swap()) s += "_swap";
     if (b_layout == Layout::col_major) s += "_bcol";
     if (cluster == 2) s += "_pair";
+    if (row_group > 1) s += "_g" + std::to_string(row_group);
     if (copy_only) s += "_copy";
     return s;
   }

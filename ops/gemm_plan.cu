@@ -22,6 +22,7 @@
 #include "bsrflow/ops/sm90_choose.hpp"
 #include "bsrflow/ops/sm90_gemm_params.hpp"
 #include "bsrflow/ops/sm90_kernels.hpp"
+#include "bsrflow/ops/sm90_row_groups.hpp"
 #include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/sm90_split_fixup.hpp"
 #include "bsrflow/ops/sm90_tensor_map.hpp"
@@ -47,6 +48,10 @@ struct GemmPlan::Impl {
   // The split fix-up's overlap with the kernel (sm90_split_fixup.hpp): split_of_slot
   // [num_partials], split_ready [num_splits], next_item, finished; zero between runs.
   DeviceBuffer<int> split_sync;
+  // Row-group kernels (config.row_group > 1): the groups' items, and A's values gathered into item
+  // order before each run.
+  sm90::RowGroups row_groups;
+  DeviceBuffer<std::uint16_t> gathered_a;
   bool tma_partials = false;      // the kernel TMA-stores them through partials_map
   CUtensorMap partials_map{};
   int num_swaths = 0;
@@ -111,7 +116,7 @@ const void* placeholder() {
 // Options that only the Hopper kernel has: setting one asks for it.
 bool hopper_options(const GemmOptions& o) {
   return o.swath > 0 || o.stages > 0 || o.k_chunk > 0 || o.orientation.has_value() || o.copy_only || o.max_ctas > 0 ||
-         o.cluster > 0;
+         o.cluster > 0 || o.row_group > 0;
 }
 
 bool wants_skinny(const GemmOptions& o, const DenseDesc& B) {
@@ -198,38 +203,51 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
     if (resident_pairs == 0) cfg.cluster = 1;
   }
 
-  // The schedule (sm90_schedule_build.hpp): pieces, then tiles balanced over the clusters.
-  const int limit = options.split_long_rows ? sm90::split_limit(A.nnzb, block_rows, impl->num_swaths, sms,
+  // The schedule (sm90_schedule_build.hpp): pieces, then tiles balanced over the clusters. Its
+  // units are block rows and their blocks, or with row groups the groups and their items (a tile's
+  // row is then its group, and its work a range of items).
+  const int* row_ptr = static_cast<const int*>(A.row_ptr);
+  const int G = cfg.row_group;
+  if (G > 1) {
+    impl->row_groups = sm90::build_row_groups(row_ptr, static_cast<const int*>(A.col_idx), block_rows, G, stream);
+    impl->gathered_a = DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(A.nnzb) * A.R * A.C, stream);
+  }
+  const int units = G > 1 ? impl->row_groups.groups : block_rows;
+  const int* unit_ptr = G > 1 ? impl->row_groups.item_ptr.data() : row_ptr;
+  const std::int64_t unit_work = G > 1 ? impl->row_groups.num_items : A.nnzb;  // stages (x chunks per block)
+  const int limit = options.split_long_rows ? sm90::split_limit(unit_work, units, impl->num_swaths, sms,
                                                                sm90::split_per_cta_fraction(A.R))
                                             : 0;
-  const int* row_ptr = static_cast<const int*>(A.row_ptr);
-  const sm90::PieceList pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream);
+  const sm90::PieceList pieces = sm90::build_pieces(unit_ptr, units, limit, stream);
   sm90::ScheduleShape shape;
   shape.groups = ceil_div(impl->num_swaths, cfg.cluster);
   shape.cluster_size = cfg.cluster;
-  shape.reverse_max = sm90::reverse_limit(A.nnzb, block_rows);
+  shape.reverse_max = sm90::reverse_limit(unit_work, units);
   shape.overhead = sm90::tile_overhead(A.R);
+  shape.overhead.whole *= G;  // a group's tile writes G block rows
+  shape.overhead.split *= G;
   const std::int64_t most = cfg.cluster == 1 ? sms : std::min(sms / 2, resident_pairs);
   const std::int64_t num_tiles = static_cast<std::int64_t>(pieces.num_pieces) * shape.groups;
   shape.clusters = static_cast<int>(std::min<std::int64_t>({most, num_tiles, sm90::kMaxClusters}));
-  // Tiles of one cost (block rows of one length, none split): a few clusters fewer when that
-  // fills the last round and the tiles are deep enough to gain (balanced_clusters). Other
-  // patterns keep every cluster: the assignment fills the last round with their tiles' sizes
-  // (128 power-law lost 1% on 64 of 66 pairs).
+  // Tiles of one cost (units of one length, none split): a few clusters fewer when that fills
+  // the last round and the tiles are deep enough to gain (balanced_clusters). Other patterns keep
+  // every cluster: the assignment fills the last round with their tiles' sizes (128 power-law
+  // lost 1% on 64 of 66 pairs).
   const bool equal_tiles =
-      pieces.num_slots == 0 && A.nnzb == static_cast<std::int64_t>(pieces.longest) * pieces.num_pieces;
+      pieces.num_slots == 0 && unit_work == static_cast<std::int64_t>(pieces.longest) * pieces.num_pieces;
   if (equal_tiles)
     shape.clusters = sm90::balanced_clusters(num_tiles, static_cast<std::int64_t>(pieces.longest) * A.C, shape.clusters);
   const sm90::TailSplit tail =
-      limit > 0 ? sm90::tail_split(A.nnzb, block_rows, shape.groups, shape.clusters, pieces.longest) : sm90::TailSplit{};
+      limit > 0 ? sm90::tail_split(unit_work, units, shape.groups, shape.clusters, pieces.longest) : sm90::TailSplit{};
   shape.tail_groups = tail.groups;
   const sm90::PieceList tail_pieces =
-      tail.groups > 0 ? sm90::build_pieces(row_ptr, block_rows, tail.limit, stream) : sm90::PieceList{};
+      tail.groups > 0 ? sm90::build_pieces(unit_ptr, units, tail.limit, stream) : sm90::PieceList{};
   impl->schedule = sm90::assign_tiles(pieces, tail_pieces, shape, stream);
   impl->num_tiles = impl->schedule.num_tiles;
   impl->ctas = shape.clusters * cfg.cluster;
   if (impl->schedule.num_partials > 0) {
-    const std::int64_t partial_rows = impl->schedule.num_partials * A.R;
+    // A partial tile covers the tile's rows: R, or G x R for a group (G tiles of R rows).
+    const std::int64_t partial_rows = impl->schedule.num_partials * A.R * G;
     impl->workspace = DeviceBuffer<float>(static_cast<std::size_t>(partial_rows) * swath, stream);
     // The kernel's TMA-store epilogue writes the partial tiles as it writes C (row coordinates
     // are 32-bit); the workspace is fixed, so its map is made once, here.
@@ -255,7 +273,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
 // splitting is tunable, so turning it off fixes it too).
 bool fixed_by_options(const GemmOptions& o) {
   return o.kernel == GemmOptions::Choice::reference || o.kernel == GemmOptions::Choice::skinny || o.swath > 0 || o.stages > 0 || o.k_chunk > 0 ||
-         o.orientation.has_value() || o.copy_only || !o.split_long_rows;
+         o.orientation.has_value() || o.copy_only || !o.split_long_rows || o.row_group > 0;
 }
 
 std::string ms_text(double ms) {
@@ -375,7 +393,7 @@ int GemmPlan::split_rows() const {
 }
 std::size_t GemmPlan::workspace_bytes() const {
   const Impl& p = checked(impl_);
-  return p.workspace.bytes() + p.split_sync.bytes() + p.skinny.partials.bytes() + p.skinny.counters.bytes() +
+  return p.workspace.bytes() + p.split_sync.bytes() + p.gathered_a.bytes() + p.skinny.partials.bytes() + p.skinny.counters.bytes() +
          p.skinny.split_of_slot.bytes();
 }
 
@@ -483,6 +501,12 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       }
     }
     params.col_idx = A.col_idx;
+    if (cfg.row_group > 1) {  // A's blocks into item order (copy-only probes too: the same run)
+      sm90::gather_row_groups(A.values, p.row_groups.source.data(), A.nnzb, A.R, A.C,
+                              const_cast<std::uint16_t*>(p.gathered_a.data()), stream);
+      params.items = p.row_groups.items.data();
+      params.a_gathered = p.gathered_a.data();
+    }
     params.tiles = p.schedule.tiles.data();
     params.cluster_begin = p.schedule.cluster_begin.data();
     params.num_swaths = p.num_swaths;
@@ -514,7 +538,7 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       f.tiles = p.schedule.splits.data();
       f.num_tiles = p.schedule.num_splits;
       f.partials = p.workspace.data();
-      f.R = A.R;
+      f.R = A.R * cfg.row_group;  // a group's partial tiles hold its G block rows
       f.swath = cfg.swath;
       f.cluster = cfg.cluster;
       f.c = C.data;

@@ -74,14 +74,14 @@ const char* tuning_source_name(TuningSource s);
 struct GemmOptions {
   enum class Choice : std::uint8_t { automatic, sm90, reference, skinny };
   // automatic: the skinny kernel when N <= 64 and no Hopper-only option below is set (swath,
-  // stages, k_chunk, orientation, copy_only, max_ctas, cluster), else the Hopper kernel where it
-  // applies, else the reference kernel (the plan says why). sm90 / skinny: that kernel, or
+  // stages, k_chunk, orientation, copy_only, max_ctas, cluster, row_group), else the Hopper
+  // kernel where it applies, else the reference kernel (the plan says why). sm90 / skinny: that kernel, or
   // Error(unsupported) saying why not, instead of falling back. reference: always reference.
   Choice kernel = Choice::automatic;
   // N columns per tile; 0 = tuned (tuning_sm90.hpp; at R = 64 it depends on how equal A's block
   // rows are, which the planner measures when swath, k_chunk and orientation are all left unset).
   int swath = 0;
-  int stages = 0;  // ring depth; 0 = as many as fit in shared memory, at most kMaxStages
+  int stages = 0;  // ring depth; 0 = as many as fit in shared memory, at most 8 (12 with row groups)
   // K depth of one stage (16, 32 or 64, dividing C); 0 = tuned (tuning_sm90.hpp tuned_k_chunk),
   // else min(C, 64).
   int k_chunk = 0;
@@ -95,6 +95,12 @@ struct GemmOptions {
   // (loaded once, TMA-multicast to both). 2 needs max_ctas 0 or >= 2; the plan's name ends in
   // "_pair" when pairs run.
   int cluster = 0;
+  // Block rows per tile: 0 = tuned (row groups for 16 x 16 blocks with row-major B when swath,
+  // k_chunk, orientation and cluster = 2 are left unset; else 1), 1, or 4 = row groups of 4
+  // consecutive block rows sharing each block column's B load (16 x 16 and 32 x 32 blocks;
+  // perf_log entries 48-49). A's values are gathered into item order before each run, into the
+  // plan's workspace. The plan's name ends in "_g4" when row groups run. With cluster 0 or 1 only.
+  int row_group = 0;
   // beta == 0, direct orientation: asynchronous TMA stores of output chunks (a switch for
   // measuring its effect; perf_log entry 2).
   bool tma_store_epilogue = true;
@@ -135,7 +141,7 @@ class GemmPlan {
   const Sm90Config& config() const;
   int ctas() const;             // CTAs launched (sm90: persistent; skinny: one per piece)
   int tiles() const;            // (pieces x swaths) work items
-  int split_rows() const;       // block rows cut across CTAs (sm90, skinny)
+  int split_rows() const;       // block rows (row groups: groups) cut across CTAs (sm90, skinny)
   std::size_t workspace_bytes() const;
 
   // TIn / TOut must be the dtypes the plan was made for: (f16, f16|f32), (bf16, bf16|f32) on

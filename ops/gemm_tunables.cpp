@@ -12,7 +12,9 @@ namespace bsrflow {
 std::string GemmTunedConfig::name() const {
   std::string s = "swath" + std::to_string(variant.swath) +
                   (variant.orientation == GemmOrientation::swap ? "_swap" : "_direct") + "_kc" +
-                  std::to_string(variant.k_chunk) + "_s" + std::to_string(stages);
+                  std::to_string(variant.k_chunk);
+  if (variant.row_group > 1) s += "_g" + std::to_string(variant.row_group);
+  s += "_s" + std::to_string(stages);
   if (!split_long_rows) s += "_nosplit";
   return s;
 }
@@ -22,14 +24,18 @@ std::vector<Sm90KernelVariant> tunable_variants(DType in, int R, int C, Layout b
   if (!sm90::supported_block_dim(R) || !sm90::supported_block_dim(C)) return out;
   for (const sm90::KernelEntry& e : sm90::all_kernels()) {
     const sm90::KernelKey& k = e.key;
+    // Row-group kernels load whole blocks: only for their own block shape.
+    if (k.row_group > 1 && (k.k_chunk != C || !sm90::row_group_shape(R, C))) continue;
     if (k.copy_only || k.in != in || k.R != R || k.b_col_major != (b_layout == Layout::col_major) || k.k_chunk > C ||
         C % k.k_chunk != 0)
       continue;
-    const Sm90KernelVariant v{k.swath, k.swap ? GemmOrientation::swap : GemmOrientation::direct, k.k_chunk};
+    const Sm90KernelVariant v{k.swath, k.swap ? GemmOrientation::swap : GemmOrientation::direct, k.k_chunk,
+                              k.row_group};
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   }
   std::sort(out.begin(), out.end(), [](const Sm90KernelVariant& a, const Sm90KernelVariant& b) {
-    return std::tuple(a.swath, a.orientation, a.k_chunk) < std::tuple(b.swath, b.orientation, b.k_chunk);
+    return std::tuple(a.swath, a.orientation, a.k_chunk, a.row_group) <
+           std::tuple(b.swath, b.orientation, b.k_chunk, b.row_group);
   });
   return out;
 }
@@ -45,6 +51,7 @@ const sm90::KernelEntry* entry_of(DType in, int R, int C, Layout b_layout, const
   cfg.orientation = v.orientation;
   cfg.b_layout = b_layout;
   cfg.kc = v.k_chunk;
+  cfg.row_group = v.row_group;
   return sm90::find_kernel(sm90::key_of(cfg));
 }
 
@@ -76,9 +83,10 @@ std::string tunable_config_problem(DType in, int R, int C, Layout b_layout, cons
                               " blocks with " + (b_layout == Layout::row_major ? "row" : "column") + "-major B";
   if (std::find(variants.begin(), variants.end(), config.variant) == variants.end())
     return "configuration " + config.name() + " is not an instantiated kernel for " + problem;
-  if (config.stages < sm90::kMinStages || config.stages > sm90::kMaxStages)
+  const int deepest = entry_of(in, R, C, b_layout, config.variant)->max_stages;
+  if (config.stages < sm90::kMinStages || config.stages > deepest)
     return "configuration " + config.name() + " has " + std::to_string(config.stages) + " stages, outside [" +
-           std::to_string(sm90::kMinStages) + ", " + std::to_string(sm90::kMaxStages) + "]";
+           std::to_string(sm90::kMinStages) + ", " + std::to_string(deepest) + "]";
   return {};
 }
 
@@ -87,6 +95,7 @@ GemmOptions options_for(const GemmTunedConfig& config, GemmOptions base) {
   base.swath = config.variant.swath;
   base.orientation = config.variant.orientation;
   base.k_chunk = config.variant.k_chunk;
+  base.row_group = config.variant.row_group;
   base.stages = config.stages;
   base.split_long_rows = config.split_long_rows;
   base.tuning = GemmTuning::off;

@@ -23,6 +23,7 @@ struct Sm90KernelVariant {
   int swath = 0;
   GemmOrientation orientation = GemmOrientation::direct;
   int k_chunk = 0;  // explicit (never 0 in the enumeration)
+  int row_group = 1;  // block rows per tile (Sm90Config::row_group)
   friend bool operator==(const Sm90KernelVariant&, const Sm90KernelVariant&) = default;
 };
 
@@ -30,13 +31,13 @@ struct GemmTunedConfig {
   Sm90KernelVariant variant;
   int stages = 0;
   bool split_long_rows = true;
-  // "swath256_direct_kc64_s5" plus "_nosplit" when rows are not split.
+  // "swath256_direct_kc64_s5", "swath512_swap_kc16_g4_s12", plus "_nosplit" when rows are not split.
   std::string name() const;
   friend bool operator==(const GemmTunedConfig&, const GemmTunedConfig&) = default;
 };
 
 // Instantiated, non-probe variants for (in, R, C, B layout), ordered by swath, then direct
-// before swap, then k-chunk. Empty where the Hopper kernel does not apply (dtype, block shape).
+// before swap, then k-chunk, then row group. Empty where the Hopper kernel does not apply (dtype, block shape).
 std::vector<Sm90KernelVariant> tunable_variants(DType in, int R, int C, Layout b_layout);
 
 // Ring depths the tuner tries for `variant` on `device`: the deepest that fits (the heuristic's
@@ -52,7 +53,7 @@ std::vector<int> tunable_stages(DType in, int R, int C, Layout b_layout, const S
 std::vector<GemmTunedConfig> tunable_configs(DType in, int R, int C, Layout b_layout, const DeviceInfo& device);
 
 // Without a device (validating a cache file): the variant is instantiated for (in, R, C,
-// b_layout) and stages lie in [kMinStages, kMaxStages]. "" when valid, else why not.
+// b_layout) and stages lie in [kMinStages, its kernel's deepest ring]. "" when valid, else why not.
 std::string tunable_config_problem(DType in, int R, int C, Layout b_layout, const GemmTunedConfig& config);
 
 // `base` with the Hopper kernel forced into `config` (kernel = sm90, so that a configuration that

@@ -31,7 +31,7 @@ std::string rejection(const GemmBsrOperand& A, DType in, const DenseDesc& B, con
 
 int max_stages(const KernelEntry& entry, const DeviceInfo& device) {
   const auto fits = [&](int s) { return static_cast<std::size_t>(entry.smem_bytes(s)) <= device.smem_per_block_optin; };
-  int s = kMaxStages;
+  int s = entry.max_stages;
   while (s >= kMinStages && !fits(s)) --s;
   return s >= kMinStages ? s : 0;
 }
@@ -69,6 +69,29 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
                   "GemmOptions::cluster (" + str(options.cluster) + ") must be 0 (tuned), 1 or 2");
   cfg.cluster = options.cluster > 0 ? options.cluster : tuned_cluster(A.R);
   cfg.stages = 0;
+  BSRFLOW_REQUIRE(options.row_group == 0 || options.row_group == 1 || options.row_group == kRowGroupRows,
+                  Errc::invalid_argument,
+                  "GemmOptions::row_group (" + str(options.row_group) + ") must be 0 (tuned), 1 or " +
+                      str(kRowGroupRows));
+  // The tuned row group only where the options leave the kernel's geometry to the planner (a
+  // caller's swath, k-chunk, orientation or CTA pairs name a one-row kernel).
+  const bool geometry_free = options.swath == 0 && options.k_chunk == 0 && !options.orientation && options.cluster != 2;
+  cfg.row_group = options.row_group > 0 ? options.row_group : geometry_free ? tuned_row_group(A.R, A.C, B.layout) : 1;
+  if (cfg.row_group > 1) {
+    // One kernel geometry per shape: explicit options must agree with it (no silent fallback).
+    BSRFLOW_REQUIRE(row_group_shape(A.R, A.C), Errc::unsupported,
+                    "GemmOptions::row_group = " + str(cfg.row_group) + ": row-group kernels exist for 16 x 16 and " +
+                        "32 x 32 blocks, not " + str(A.R) + " x " + str(A.C));
+    BSRFLOW_REQUIRE(options.cluster != 2, Errc::invalid_argument,
+                    "GemmOptions::row_group = " + str(cfg.row_group) + " runs single CTAs; cluster must be 0 or 1");
+    BSRFLOW_REQUIRE(options.orientation.value_or(GemmOrientation::swap) == GemmOrientation::swap,
+                    Errc::invalid_argument, "GemmOptions::row_group > 1 computes in the swap-AB orientation");
+    BSRFLOW_REQUIRE(options.k_chunk == 0 || options.k_chunk == A.C, Errc::invalid_argument,
+                    "GemmOptions::row_group > 1 loads whole blocks: k_chunk must be 0 or C (" + str(A.C) + ")");
+    cfg.cluster = 1;
+    cfg.orientation = GemmOrientation::swap;
+    if (options.swath == 0) cfg.swath = row_group_swath(A.R);
+  }
   if (options.k_chunk > 0) {
     BSRFLOW_REQUIRE((options.k_chunk == 16 || options.k_chunk == 32 || options.k_chunk == 64) &&
                         options.k_chunk <= A.C && A.C % options.k_chunk == 0,
@@ -76,7 +99,7 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
                     "GemmOptions::k_chunk (" + str(options.k_chunk) + ") must be 16, 32 or 64 and divide C (" +
                         str(A.C) + ")");
     cfg.kc = options.k_chunk;
-  } else if (const int kc = tuned_k_chunk(A.R, A.C, cfg.cluster, B.layout, cfg.swath); kc > 0) {
+  } else if (const int kc = tuned_k_chunk(A.R, A.C, cfg.cluster, B.layout, cfg.swath); kc > 0 && cfg.row_group == 1) {
     // Only where that kernel exists (the tuned swath and orientation); else the default chunk.
     Sm90Config tuned_chunk = cfg;
     tuned_chunk.kc = kc;

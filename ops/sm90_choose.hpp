@@ -33,7 +33,7 @@ bool choice_reads_rows(const GemmBsrOperand& A, const DenseDesc& B, const GemmOp
 Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
               const DeviceInfo& device, bool near_equal_rows = false);
 
-// Deepest ring that fits the device's opt-in shared memory, within [kMinStages, kMaxStages];
+// Deepest ring that fits the device's opt-in shared memory, within [kMinStages, entry.max_stages];
 // 0 if not even kMinStages fit.
 int max_stages(const KernelEntry& entry, const DeviceInfo& device);
 

@@ -1,6 +1,7 @@
 // Consumer warpgroups of the Hopper BSR GEMM: for each tile, wait for ring stages, run the wgmma
 // of that stage on tensor cores (one group in flight, so a stage is released one stage late),
-// then hand the f32 accumulators to the epilogue.
+// then hand the f32 accumulators to the epilogue. Row-group kernels keep one accumulator set per
+// row of the group and run, per stage (item), the wgmma of the rows the item carries.
 #pragma once
 
 #include <cstdint>
@@ -16,39 +17,106 @@ namespace bsrflow::sm90 {
 
 #if defined(__CUDACC__)
 
+// A consumer warpgroup's accumulators: one (64 x wgmma-N) f32 set per m-tile, per row of a group.
 template <class K>
-__device__ __forceinline__ void fence_accumulators(float (&acc)[K::kMTiles][K::kAccPerTile]) {
+using Accumulators = float[K::G][K::kMTiles][K::kAccPerTile];
+
+template <class K>
+__device__ __forceinline__ void fence_accumulators(Accumulators<K>& acc) {
 #pragma unroll
-  for (int mt = 0; mt < K::kMTiles; ++mt) fence_operands(acc[mt]);
+  for (int r = 0; r < K::G; ++r)
+#pragma unroll
+    for (int mt = 0; mt < K::kMTiles; ++mt) fence_operands(acc[r][mt]);
 }
 
-// Issues the wgmma of one stage for consumer warpgroup `wg` (0 or 1): KC / 16 k-steps.
+// Issues the wgmma of one stage for consumer warpgroup `wg` (0 or 1): KC / 16 k-steps, against the
+// A chunk `a_offset` bytes into the stage's A area (row groups: the item's block of this row).
 template <class K>
 __device__ __forceinline__ void mma_stage(float (&acc)[K::kMTiles][K::kAccPerTile], const Ring<K>& ring, int stage,
-                                          int wg) {
-  const std::uint32_t a_base = smem_addr(ring.a(stage));  // (R, KC) A chunk, K-major
-  const std::uint32_t b_base = smem_addr(ring.b(stage));  // (KC, SW) B slice
+                                          int wg, std::uint32_t a_offset = 0) {
+  // Descriptors are built for stage 0 (loop-invariant: computed once, outside the stage loop) and
+  // moved to `stage` by adding its byte offset / 16 to the start-address field (bits 0-13, the
+  // address / 16; shared addresses stay below 2^18, so the add never carries out of it). Building
+  // each from the stage's address took ~10 instructions per wgmma, which bounded the row-group
+  // consumers (perf_log entry 49).
+  const std::uint64_t b_step = static_cast<std::uint64_t>(stage) * (K::kStageBytes / 16);
+  const std::uint64_t a_step = b_step + a_offset / 16;
+  const std::uint32_t a_base = smem_addr(ring.a(0));  // (R, KC) A chunk, K-major
+  const std::uint32_t b_base = smem_addr(ring.b(0));  // (KC, SW) B slice
 #pragma unroll
   for (int ks = 0; ks < K::KC / 16; ++ks) {
     if constexpr (!K::kSwap) {
       // (64, wg cols) += (64, 16) A rows x (16, wg cols) B
       const int row_off = K::R == 128 ? wg * 64 : 0;
       const int col_off = K::R == 128 ? 0 : wg * K::kWgCols;
-      const std::uint64_t da = K::desc_k_major(a_base + row_off * K::kRowBytesK + ks * 32);
+      const std::uint64_t da = K::desc_k_major(a_base + row_off * K::kRowBytesK + ks * 32) + a_step;
       const std::uint32_t b_addr = b_base + K::b_offset(col_off, ks);
-      const std::uint64_t db = K::kBColMajor ? K::desc_k_major(b_addr) : K::desc_mn_major(b_addr);
+      const std::uint64_t db = (K::kBColMajor ? K::desc_k_major(b_addr) : K::desc_mn_major(b_addr)) + b_step;
       mma_m64k16<K::kBf16, K::kMmaN, 0, K::kTransB>(acc[0], da, db, 1);
     } else {
       // (64 swath cols, R) += (64, 16) B^T x (16, R) A^T, per 64-column m-tile
-      const std::uint64_t db = K::desc_k_major(a_base + ks * 32);  // A chunk read K-major as wgmma-B
+      const std::uint64_t db = K::desc_k_major(a_base + ks * 32) + a_step;  // A chunk read K-major as wgmma-B
 #pragma unroll
       for (int mt = 0; mt < K::kMTiles; ++mt) {
         const std::uint32_t b_addr = b_base + K::b_offset(wg * K::kWgCols + mt * 64, ks);
-        const std::uint64_t da = K::kBColMajor ? K::desc_k_major(b_addr) : K::desc_mn_major(b_addr);
+        const std::uint64_t da = (K::kBColMajor ? K::desc_k_major(b_addr) : K::desc_mn_major(b_addr)) + b_step;
         mma_m64k16<K::kBf16, K::kMmaN, K::kTransB, 0>(acc[mt], da, db, 1);
       }
     }
   }
+}
+
+// Closes the wgmma group just issued and waits until the previous one has retired (its stage's
+// shared memory may then be reused): one group in flight while the next stage is awaited. (Two,
+// for row groups, measured 1-3% slower: perf_log entry 49.)
+template <class K>
+__device__ __forceinline__ void commit_and_retire_previous(Accumulators<K>& acc) {
+  wgmma_commit();
+  fence_accumulators<K>(acc);
+  wgmma_wait<1>();
+}
+
+// A row group's item with row mask M (compile time): the wgmma sets of the rows present, against
+// the item's blocks in row order, then the commit and wait - all in one straight-line block.
+// ptxas closes a hardware wgmma group at every branch, so conditional per-row sets followed by
+// one commit left 2-5 groups per item and wait<1> then waited for the item's own sets: every item
+// ran its wgmma to completion before the next (ncu, session 27 call 3: the row-group kernel
+// consumer-bound at 1.17 ms against its 0.90 ms probe).
+template <class K, unsigned M>
+__device__ __forceinline__ void mma_item_rows(Accumulators<K>& acc, const Ring<K>& ring, int stage, int wg) {
+  std::uint32_t a_offset = 0;
+#pragma unroll
+  for (int r = 0; r < K::G; ++r)
+    if ((M >> r) & 1u) {  // a constant once unrolled: no branch
+      mma_stage<K>(acc[r], ring, stage, wg, a_offset);
+      a_offset += K::kBlockBytes;
+    }
+  commit_and_retire_previous<K>(acc);
+}
+// Dispatches a run-time row mask (never 0) to its straight-line block.
+template <class K, unsigned M = 1>
+__device__ __forceinline__ void mma_item(Accumulators<K>& acc, const Ring<K>& ring, int stage, int wg, unsigned mask) {
+  if constexpr (M < (1u << K::G)) {
+    if (mask == M) mma_item_rows<K, M>(acc, ring, stage, wg);
+    else mma_item<K, M + 1>(acc, ring, stage, wg, mask);
+  }
+}
+
+// Row groups: lane `lane`'s item row mask of the batch of up to 32 items from walk position `begin`
+// of tile `w` (0 past its end). Fetched a batch ahead, like the producer's records, so that no
+// item waits on a dependent global load.
+__device__ __forceinline__ int mask_batch(const GemmParams& p, const TileWork& w, int begin, int lane) {
+  return lane < w.kb_end - begin ? __ldg(&p.items[block_at(w, begin + lane)].mask) : 0;
+}
+
+// Row r of row group tile `w`: its block row, and its partial tile when the piece is split (each
+// schedule slot holds G partial tiles of R rows, row r's at slot * G + r).
+template <class K>
+__device__ __forceinline__ TileWork group_row(const TileWork& w, int r) {
+  TileWork row = w;
+  row.row = w.row * K::G + r;
+  row.slot = w.slot < 0 ? -1 : w.slot * K::G + r;
+  return row;
 }
 
 // Releases stage s: one arrival per warpgroup on empty[s] of every CTA in the cluster (the peer's
@@ -78,31 +146,51 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
   const bool releaser = warp == 0 && lane == 0;  // one arrival per warpgroup on empty[]
   int stage = 0;
   std::uint32_t phase = 0;
-  float acc[K::kMTiles][K::kAccPerTile];  // (64 x wgmma-N) f32 per m-tile, this warpgroup's part
+  Accumulators<K> acc;                    // this warpgroup's part of the tile (per group row)
   int epi_count = 0;                       // epilogue chunks stored so far (double-buffer parity)
   int pending_split = -1;                  // split tile of the previous tile's partials, not yet signalled
   TileWork next = loop.first < loop.end ? tile_work(p, loop, loop.first) : TileWork{};
+  int next_masks = 0;  // row groups: the next tile's first batch of item masks
+  if constexpr (K::kRowGroups) next_masks = mask_batch(p, next, next.kb_begin, lane);
   for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
     next = next_tile_work(p, loop, t);
     const int iters = (w.kb_end - w.kb_begin) * p.chunks_per_block;
+    int masks = 0, later_masks = 0;  // row groups: this batch of item masks, and the one after it
+    if constexpr (K::kRowGroups) {
+      masks = next_masks;
+      later_masks = mask_batch(p, w, w.kb_begin + 32, lane);
+      next_masks = mask_batch(p, next, next.kb_begin, lane);
+    }
     // Loaded now, used a tile later: its latency stays off the path.
     const int split_here = (!K::kCopyOnly && w.slot >= 0 && p.split_ready != nullptr) ? p.split_of_slot[w.slot] : -1;
 #pragma unroll
-    for (int mt = 0; mt < K::kMTiles; ++mt)
+    for (int r = 0; r < K::G; ++r)
 #pragma unroll
-      for (int i = 0; i < K::kAccPerTile; ++i) acc[mt][i] = 0.0f;
+      for (int mt = 0; mt < K::kMTiles; ++mt)
+#pragma unroll
+        for (int i = 0; i < K::kAccPerTile; ++i) acc[r][mt][i] = 0.0f;
 
     int prev_stage = 0;
     for (int it = 0; it < iters; ++it) {
+      unsigned mask = 1;  // the rows of this stage's item (one-row kernels: the tile's row)
+      if constexpr (K::kRowGroups) {
+        if (it % 32 == 0 && it > 0) {
+          masks = later_masks;
+          later_masks = mask_batch(p, w, w.kb_begin + it + 32, lane);
+        }
+        mask = static_cast<unsigned>(__shfl_sync(0xffffffffu, masks, it % 32));
+      }
       mbar_wait(ring.full(stage), phase);
       if constexpr (!K::kCopyOnly) {
         fence_accumulators<K>(acc);
         wgmma_fence();
-        mma_stage<K>(acc, ring, stage, wg);
-        wgmma_commit();
-        fence_accumulators<K>(acc);
-        wgmma_wait<1>();  // the previous stage's group has retired: its smem may be reused
+        if constexpr (K::kRowGroups) {
+          mma_item<K>(acc, ring, stage, wg, mask);
+        } else {
+          mma_stage<K>(acc[0], ring, stage, wg);
+          commit_and_retire_previous<K>(acc);
+        }
         fence_accumulators<K>(acc);
       }
       if (it > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
@@ -125,9 +213,19 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
       pending_split = -1;
     }
     // A phantom swath (past N, odd swath count in a CTA pair) kept the pair in step; no output.
-    if constexpr (!K::kCopyOnly)
-      if (w.swath < p.num_swaths)
-        epilogue<K>(p, w, acc, reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp, lane, epi_count);
+    if constexpr (!K::kCopyOnly) {
+      if (w.swath < p.num_swaths) {
+        if constexpr (K::kRowGroups) {
+#pragma unroll
+          for (int r = 0; r < K::G; ++r)  // a group's last rows may lie past M (a partial group)
+            if ((w.row * K::G + r) * K::R < p.m)
+              epilogue<K>(p, group_row<K>(w, r), acc[r], reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp,
+                          lane, epi_count);
+        } else {
+          epilogue<K>(p, w, acc[0], reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp, lane, epi_count);
+        }
+      }
+    }
     pending_split = split_here;  // a phantom swath's piece counts too: the fix-up waits for every rank
   }
   if (pending_split >= 0) signal_split(p, pending_split, wg, releaser);

@@ -5,8 +5,10 @@ namespace bsrflow::sm90 {
 
 std::span<const KernelEntry> kernels_f16_bcol() {
 #define X(R, KC, SW, SWAP, COPY) make_entry<__half, R, KC, SW, SWAP, true, COPY>(),
-  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X) BSRFLOW_SM90_TUNED_PROBES(X)};
+#define G(R, KC, SW, ROWS, COPY) make_entry<__half, R, KC, SW, true, true, COPY, ROWS>(),
+  static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X) BSRFLOW_SM90_TUNED_PROBES(X) BSRFLOW_SM90_ROW_GROUPS(G) BSRFLOW_SM90_ROW_GROUP_PROBES(G)};
 #undef X
+#undef G
   return table;
 }
 

@@ -1,7 +1,7 @@
 // The Hopper BSR x dense GEMM kernel: C = alpha * A_bsr * B + beta * C.
 //
-// Persistent grid (one CTA per SM), 3 warpgroups: warpgroup 0 gives up registers and one of its
-// warps produces (TMA into a ring of `stages` shared-memory stages on mbarriers); warpgroups 1
+// Persistent grid (one CTA per SM), 3 warpgroups: warpgroup 0 gives up registers and one or two of
+// its warps produce (TMA into a ring of `stages` shared-memory stages on mbarriers); warpgroups 1
 // and 2 take the registers and consume with wgmma, then run the epilogue while the producer
 // already loads the next tile. Geometry comes from KernelTraits (sm90_kernel_traits.cuh).
 #pragma once
@@ -21,8 +21,11 @@ __global__ void __launch_bounds__(K::kThreads, 1) bsr_gemm_kernel(const __grid_c
   const std::uint32_t raw = smem_addr(smem_raw);
   Ring<K> ring{smem_raw + (((raw + 1023u) & ~1023u) - raw), p.stages};
 
-  const int wg = threadIdx.x / 128;
-  const int warp = (threadIdx.x / 32) % 4;
+  // Broadcast from lane 0, so that ptxas knows them warp-uniform: what derives from them (the
+  // consumers' wgmma descriptors, per stage) then lives in uniform registers instead of being
+  // computed per thread and moved over with R2UR every stage (perf_log entry 49).
+  const int wg = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 128, 0);
+  const int warp = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 32 % 4, 0);
   const int lane = threadIdx.x % 32;
 
   if (threadIdx.x == 0) {
@@ -45,7 +48,7 @@ __global__ void __launch_bounds__(K::kThreads, 1) bsr_gemm_kernel(const __grid_c
   const TileLoop loop = tile_loop(p, static_cast<int>(cluster_rank()));
   if (wg == 0) {
     setmaxnreg_dec<K::kProducerRegs>();
-    if (warp == 0) produce<K>(p, ring, loop, lane);
+    if (warp < K::kProducerWarps) produce<K>(p, ring, loop, warp, lane);
   } else {
     setmaxnreg_inc<K::kConsumerRegs>();
     consume<K>(p, ring, loop, wg - 1, warp, lane);

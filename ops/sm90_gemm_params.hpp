@@ -31,6 +31,17 @@ struct SplitRow {
   int count;
 };
 
+// One item of a row group (row-group kernels, Sm90Config::row_group > 1): a block column `col`
+// stored in one or more of the group's block rows (bit r of `mask`: row r of the group), whose
+// blocks lie at [first, first + popcount(mask)) of the per-run gathered copy of A's values, in
+// row order. A group's items are in ascending column order (sm90_row_groups.hpp).
+struct RowGroupItem {
+  int col;
+  int first;
+  int mask;
+  int unused;  // 16 bytes: one vector load per item
+};
+
 // Consumer warpgroups per CTA (KernelTraits::kConsumers): each stores its part of a tile.
 constexpr int kConsumerWarpgroups = 2;
 
@@ -66,6 +77,11 @@ struct GemmParams {
   CUtensorMap tmap_b;
   CUtensorMap tmap_c;  // C for TMA stores: row-major (N, M) / column-major (M, N), box = one epilogue chunk
   const int* col_idx;  // nnzb block-column indices
+  // Row-group kernels only: tiles are (group, swath) with Tile::row the group and kb_begin / kb_end
+  // a range of `items`; A's blocks come from `a_gathered` (swizzled per block, in item order) by
+  // one bulk copy per item. Split pieces write partial tile (slot * row_group + r) for group row r.
+  const RowGroupItem* items;
+  const void* a_gathered;
 
   // Schedule (sm90_schedule_build.hpp): cluster c works through tiles[cluster_begin[c] ..
   // cluster_begin[c + 1]) in order. Both CTAs of a cluster (1 or 2 CTAs) take the same tiles - the

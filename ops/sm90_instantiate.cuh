@@ -10,12 +10,12 @@
 
 namespace bsrflow::sm90 {
 
-template <class TIn, int R, int KC, int SW, bool Swap, bool BColMajor, bool CopyOnly>
+template <class TIn, int R, int KC, int SW, bool Swap, bool BColMajor, bool CopyOnly, int G = 1>
 KernelEntry make_entry() {
-  using K = KernelTraits<TIn, R, KC, SW, Swap, BColMajor, CopyOnly>;
-  return {KernelKey{dtype_of_v<TIn>, R, KC, SW, Swap, BColMajor, CopyOnly},
+  using K = KernelTraits<TIn, R, KC, SW, Swap, BColMajor, CopyOnly, G>;
+  return {KernelKey{dtype_of_v<TIn>, R, KC, SW, Swap, BColMajor, CopyOnly, G},
           reinterpret_cast<const void*>(&bsr_gemm_kernel<K>), K::kStageBytes, K::kFixedBytes,
-          K::kThreads, K::kTmaStore, K::kEpiRows, K::kEpiCols};
+          K::kThreads, K::kMaxStages, K::kTmaStore, K::kEpiRows, K::kEpiCols};
 }
 
 }  // namespace bsrflow::sm90

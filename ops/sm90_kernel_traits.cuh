@@ -15,7 +15,7 @@
 
 namespace bsrflow::sm90 {
 
-template <class TIn_, int R_, int KC_, int SW_, bool Swap_, bool BColMajor_, bool CopyOnly_>
+template <class TIn_, int R_, int KC_, int SW_, bool Swap_, bool BColMajor_, bool CopyOnly_, int G_ = 1>
 struct KernelTraits {
   using TIn = TIn_;
   static constexpr int R = R_;    // block height
@@ -25,16 +25,26 @@ struct KernelTraits {
   static constexpr bool kBColMajor = BColMajor_;
   static constexpr bool kCopyOnly = CopyOnly_;
   static constexpr bool kBf16 = std::is_same_v<TIn, __nv_bfloat16>;
+  // Row group: a tile covers G consecutive block rows, a stage one item (a block column and the
+  // group's blocks in it, sm90_row_groups.hpp). G = 1: a tile is one block row, a stage one chunk.
+  static constexpr int G = G_;
+  static constexpr bool kRowGroups = G > 1;
 
   static_assert(std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>, "16-bit inputs only");
   static_assert(KC == 16 || KC == 32 || KC == 64, "k-chunk: one 32/64/128-byte swizzle row");
   static_assert(supported_swath(SW), "swath: 128, 256, 512 or 1024 columns");
   static_assert(kSwap ? (R == 16 || R == 32 || R == 64) : (R == 64 || R == 128),
                 "direct orientation needs R in {64, 128}; swap-AB needs R in {16, 32, 64}");
+  static_assert(!kRowGroups || (kSwap && G <= kMaxRowGroup && R * KC * 2 % 512 == 0),
+                "row groups: swap-AB, at most kMaxRowGroup rows, blocks a whole number of swizzle patterns");
 
   // ---- Threads: warpgroup 0 = producer (one warp issues TMA), 1..2 = consumers ----------------
   static constexpr int kThreads = 384;
   static constexpr int kConsumers = kConsumerWarpgroups;
+  // Warps of warpgroup 0 that issue loads, dealt stages in turn. Small blocks take a stage per
+  // block (or per row-group item): one issuing thread's instruction stream bounded them (perf_log
+  // entries 1-4, 49), so swap-AB kernels issue from two warps (two schedulers).
+  static constexpr int kProducerWarps = kSwap && R <= 32 ? 2 : 1;
   // 384 threads x 168 registers (launch bounds) = 64512 at launch; the producer warpgroup gives
   // back 128 x 112, the consumers take 256 x 56: 56 * 128 + 224 * 256 = 64512. 56 rather than
   // the usual 40 leaves the producer loop room without relying on ptxas to squeeze it.
@@ -51,27 +61,31 @@ struct KernelTraits {
   static constexpr int kMmaN = kSwap ? R : kWgCols;            // wgmma N
   static constexpr int kMTiles = kSwap ? kWgCols / 64 : 1;       // wgmma issues per k16 step
   static constexpr int kAccPerTile = kMmaN / 2;                  // f32 accumulators per thread per tile
-  static constexpr int kAccPerThread = kMTiles * kAccPerTile;
+  static constexpr int kAccPerThread = G * kMTiles * kAccPerTile;  // one set per row of a group
   static_assert(kMmaN >= 16 && kMmaN <= 256, "wgmma N is 8..256");
   static_assert(kAccPerThread <= 128, "more than 128 accumulators per thread would spill");
 
   // ---- Shared memory, per stage ---------------------------------------------------------------
-  // A: the (R, KC) block chunk, K-major, KC*2-byte swizzle rows.
+  // A: the (R, KC) block chunk, K-major, KC*2-byte swizzle rows; with row groups up to G whole
+  //    blocks (KC = C), kBlockBytes apart, each swizzled as if it began the stage.
   // B: the (KC, SW) slice of the swath. Row-major B lands as SW/64 boxes of (KC rows, 64 cols),
   //    128-byte swizzle (MN-major for wgmma); column-major B as (SW rows = n, KC cols = k)
   //    K-major boxes of up to 256 rows.
   static constexpr int kRowBytesK = KC * 2;  // one K-major row of a chunk
   static constexpr SmemSwizzle kSwizzleK = swizzle_for_row_bytes(kRowBytesK);
-  static constexpr int kABytes = R * KC * 2;
+  static constexpr int kBlockBytes = R * KC * 2;
+  static constexpr int kABytes = G * kBlockBytes;  // at most (a row group's item may carry fewer)
   static constexpr int kAStride = (kABytes + 1023) / 1024 * 1024;  // swizzled tiles start 1024-aligned
   static constexpr int kBBytes = KC * SW * 2;
   static_assert(kBBytes % 1024 == 0, "B stage keeps 1024-byte alignment");
   static constexpr int kStageBytes = kAStride + kBBytes;
-  static constexpr std::uint32_t kTxBytes = kABytes + kBBytes;  // what TMA delivers per stage
+  static constexpr std::uint32_t kTxBytes = kABytes + kBBytes;  // what TMA delivers per stage (G = 1)
   static constexpr int kBBoxCols = kBColMajor ? (SW < 256 ? SW : 256) : 64;  // n extent of one box
   static constexpr int kBBoxes = SW / kBBoxCols;
   static constexpr int kBBoxBytes = kBBoxCols * KC * 2;
-  static constexpr int kMaxStages = 8;
+  // Row groups' stages are small (16 x 16: 18 KiB): 12 fit, as in the stand-alone program that
+  // measured them (perf_log entry 48).
+  static constexpr int kMaxStages = kRowGroups ? kMaxStagesRowGroups : sm90::kMaxStages;
 
   // ---- Epilogue staging (per consumer warpgroup, after the ring) -------------------------------
   // The warpgroup's accumulators leave in chunks of kEpiRows x kEpiCols outputs (C orientation):

@@ -22,11 +22,12 @@ struct KernelKey {
   bool swap;
   bool b_col_major;
   bool copy_only;
+  int row_group;  // block rows per tile (1: one; > 1: a row-group kernel)
   friend constexpr bool operator==(const KernelKey&, const KernelKey&) = default;
 };
 
 constexpr KernelKey key_of(const Sm90Config& c) {
-  return {c.in, c.R, c.k_chunk(), c.swath, c.swap(), c.b_layout == Layout::col_major, c.copy_only};
+  return {c.in, c.R, c.k_chunk(), c.swath, c.swap(), c.b_layout == Layout::col_major, c.copy_only, c.row_group};
 }
 
 struct KernelEntry {
@@ -35,6 +36,7 @@ struct KernelEntry {
   int stage_bytes;       // shared memory per ring stage
   int fixed_bytes;       // epilogue buffers + barriers + alignment slack
   int threads;
+  int max_stages;  // the deepest ring its barrier array holds (KernelTraits::kMaxStages)
   bool tma_store;  // has the TMA-store epilogue (used when beta == 0)
   int epi_rows;    // its chunk (C orientation): the box of the C tensor map
   int epi_cols;

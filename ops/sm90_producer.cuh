@@ -3,6 +3,8 @@
 // TMA, at run-time coordinates taken from col_idx (the gather costs nothing extra).
 #pragma once
 
+#include <type_traits>
+
 #include "bsrflow/ops/sm90_gemm_params.hpp"
 #include "bsrflow/ops/sm90_schedule.cuh"
 #include "bsrflow/ops/sm90_tma.cuh"
@@ -41,9 +43,26 @@ __device__ __forceinline__ int block_at(const TileWork& w, int k) {
 __device__ __forceinline__ int column_batch(const GemmParams& p, const TileWork& w, int begin, int lane) {
   return lane < w.kb_end - begin ? __ldg(p.col_idx + block_at(w, begin + lane)) : 0;
 }
+// Row-group kernels: lane `lane`'s item of the batch of up to 32 items starting at walk position
+// `begin` (an empty item past the tile's end).
+__device__ __forceinline__ RowGroupItem item_batch(const GemmParams& p, const TileWork& w, int begin, int lane) {
+  if (lane >= w.kb_end - begin) return RowGroupItem{0, 0, 0, 0};
+  const int4 v = __ldg(reinterpret_cast<const int4*>(p.items) + block_at(w, begin + lane));
+  return RowGroupItem{v.x, v.y, v.z, v.w};
+}
+// What the producer fetches per stage record: a column index, or a row group's item.
+template <class K>
+using StageRecord = std::conditional_t<K::kRowGroups, RowGroupItem, int>;
+template <class K>
+__device__ __forceinline__ StageRecord<K> record_batch(const GemmParams& p, const TileWork& w, int begin, int lane) {
+  if constexpr (K::kRowGroups) return item_batch(p, w, begin, lane);
+  else return column_batch(p, w, begin, lane);
+}
 
-// Run by all 32 lanes of the producer warp; lane 0 issues. Lanes fetch 32 column indices at a
-// time (one coalesced load, a batch ahead) and broadcast them, so the issuing thread never waits
+// Run by all 32 lanes of producer warp `warp` (of K::kProducerWarps); its lane 0 issues the stages
+// whose sequence number is `warp` modulo kProducerWarps. Every producer warp walks every stage (the
+// same stage / phase state), so the ring order is unchanged; only the issuing is dealt out. Lanes fetch 32 column indices (row
+// groups: items) at a time (one coalesced load, a batch ahead) and broadcast them, so the issuing thread never waits
 // on a dependent global load per block.
 //
 // NOTES (perf_log entries 1-4, H100): the issue path of this one thread bounds small blocks
@@ -54,14 +73,15 @@ __device__ __forceinline__ int column_batch(const GemmParams& p, const TileWork&
 // warps by a run-time box % warps (the divisions on the issuing thread: -40%, no gain from the
 // extra instruction streams).
 template <class K>
-__device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int lane) {
+__device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int warp, int lane) {
   int stage = 0;
   std::uint32_t phase = 0;
+  int turn = 0;  // which producer warp issues the current stage
   TileWork next = loop.first < loop.end ? tile_work(p, loop, loop.first) : TileWork{};
   // Column indices are loaded one batch ahead - the batch after the current one, in this tile or
   // the next tile's first - so that a tile's first loads never wait for a dependent global load.
   // (perf_log entry 10: no measurable change, short rows included; what limits those is entry 11.)
-  int pending = column_batch(p, next, next.kb_begin, lane);
+  StageRecord<K> pending = record_batch<K>(p, next, next.kb_begin, lane);
   // A chunks and B slices are both re-read (A once per swath group, B by every block row with a
   // block in that column) while the output streams past: evict-last keeps them in L2 over C's
   // lines and whatever the previous kernel left (perf_log entry 20).
@@ -69,28 +89,47 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
   for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
     next = next_tile_work(p, loop, t);
-    if (w.kb_begin == w.kb_end) pending = column_batch(p, next, next.kb_begin, lane);  // empty piece
+    if (w.kb_begin == w.kb_end) pending = record_batch<K>(p, next, next.kb_begin, lane);  // empty piece
     const int n0 = w.swath * K::SW;
     for (int kb0 = w.kb_begin; kb0 < w.kb_end; kb0 += 32) {
       const int count = min(32, w.kb_end - kb0);
-      const int my_col = pending;
-      pending = kb0 + 32 < w.kb_end ? column_batch(p, w, kb0 + 32, lane) : column_batch(p, next, next.kb_begin, lane);
+      const StageRecord<K> mine = pending;
+      pending = kb0 + 32 < w.kb_end ? record_batch<K>(p, w, kb0 + 32, lane) : record_batch<K>(p, next, next.kb_begin, lane);
       for (int i = 0; i < count; ++i) {
-        const int block_col = __shfl_sync(0xffffffffu, my_col, i);
-        const int a_block = block_at(w, kb0 + i);
+        // A's source: block a_block of the values, or a row group's a_blocks gathered blocks from a_block.
+        int block_col, a_block, a_blocks;
+        if constexpr (K::kRowGroups) {
+          block_col = __shfl_sync(0xffffffffu, mine.col, i);
+          a_block = __shfl_sync(0xffffffffu, mine.first, i);
+          a_blocks = __popc(__shfl_sync(0xffffffffu, mine.mask, i));
+        } else {
+          block_col = __shfl_sync(0xffffffffu, mine, i);
+          a_block = block_at(w, kb0 + i);
+          a_blocks = 1;
+        }
         for (int chunk = 0; chunk < p.chunks_per_block; ++chunk) {
-          if (lane == 0) {
+          if (lane == 0 && turn == warp) {
             // Wait until the consumers (of both CTAs of a pair) released this slot (first pass:
             // returns at once).
             mbar_wait(ring.empty(stage), phase ^ 1u);
-            mbar_arrive_expect_tx(ring.full(stage), K::kTxBytes);
-            // (KC, R) chunk of block a_block: coordinates (k within block, row, block). In a CTA
-            // pair, rank 0 loads it into both CTAs; rank 1's full[] counts those bytes too.
-            if (p.cluster == 1)
-              tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, a_block, policy);
-            else if (loop.rank == 0)
-              tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, a_block, 0x3,
-                                    policy);
+            if constexpr (K::kRowGroups) {
+              // The item's blocks, contiguous and pre-swizzled in the gathered copy: one bulk copy
+              // (one request per block sank entry 26; perf_log entry 48). Single CTAs only.
+              const std::uint32_t a_bytes = static_cast<std::uint32_t>(a_blocks) * K::kBlockBytes;
+              mbar_arrive_expect_tx(ring.full(stage), K::kBBytes + a_bytes);
+              bulk_load(ring.a(stage),
+                        static_cast<const unsigned char*>(p.a_gathered) + static_cast<std::int64_t>(a_block) * K::kBlockBytes,
+                        a_bytes, ring.full(stage), policy);
+            } else {
+              mbar_arrive_expect_tx(ring.full(stage), K::kTxBytes);
+              // (KC, R) chunk of block a_block: coordinates (k within block, row, block). In a CTA
+              // pair, rank 0 loads it into both CTAs; rank 1's full[] counts those bytes too.
+              if (p.cluster == 1)
+                tma_load_3d(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, a_block, policy);
+              else if (loop.rank == 0)
+                tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, a_block, 0x3,
+                                      policy);
+            }
             const int k0 = block_col * p.block_c + chunk * K::KC;  // first B row of this chunk
             if (!K::kBColMajor && p.b_one_box) {
               // All SW / 64 panels in one box: (column in panel, k, panel); the layout in shared
@@ -111,6 +150,7 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
             stage = 0;
             phase ^= 1u;
           }
+          if (++turn == K::kProducerWarps) turn = 0;
         }
       }
     }

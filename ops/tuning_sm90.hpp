@@ -91,6 +91,21 @@ constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout, int swat
   return 0;
 }
 
+// Row groups (Sm90Config::row_group, perf_log entries 48-49): kRowGroupRows consecutive block
+// rows per tile, swath 512 at 16 x 16 and 256 at 32 x 32, so that a consumer warpgroup holds 128
+// accumulators (4 rows x 4 or 2 m-tiles x 8 or 16). Instantiated for square 16- and 32-row blocks
+// (k-chunk = C). Measured in the library (entry 49, 8192^3 12.5% uniform f16, against the tuned
+// one-row kernel in the same process): 16 x 16 H100 0.990-0.999 ms against 1.100-1.103 (+10-11%),
+// H200 0.978 against 0.984-0.990 (+1%); 32 x 32 H100 0.607 against 0.595 (-2%), H200 0.578
+// against 0.514 (-12%). So the planner takes them for 16 x 16 blocks with row-major B (column-major
+// B unmeasured), where the options leave the geometry to it (tuned_row_group).
+constexpr int kRowGroupRows = 4;
+constexpr bool row_group_shape(int R, int C) { return (R == 16 || R == 32) && C == R; }
+constexpr int row_group_swath(int R) { return R == 16 ? 512 : 256; }
+constexpr int tuned_row_group(int R, int C, Layout b_layout) {
+  return R == 16 && C == 16 && b_layout == Layout::row_major ? kRowGroupRows : 1;
+}
+
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.
 constexpr bool supported_block_dim(int d) { return d == 16 || d == 32 || d == 64 || d == 128; }
 // Swaths (N columns per tile) a kernel can be instantiated with; sm90_instances.cuh says which are.
@@ -100,6 +115,10 @@ constexpr bool supported_swath(int s) { return s == 128 || s == 256 || s == 512 
 // was worse than 8 for 16-row boxes); fewer than 2 cannot overlap load and math.
 constexpr int kMinStages = 2;
 constexpr int kMaxStages = 8;
+// Row-group kernels (small stages, KernelTraits::kMaxStages) ring up to kMaxStagesRowGroups.
+constexpr int kMaxStagesRowGroups = 12;
+// Block rows per row group, at most (sm90_row_groups.hpp).
+constexpr int kMaxRowGroup = 8;
 
 // Long-row splitting: a block row is cut into pieces of at most
 //   max(kSplitMinBlocks, kSplitAverageFactor * average row length,

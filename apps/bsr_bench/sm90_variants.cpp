@@ -38,7 +38,7 @@ Sm90Variant resolved(Sm90Variant v, const BenchCase& c) {
 std::vector<Sm90Variant> instantiated(const BenchCase& c) {
   std::vector<Sm90Variant> out;
   for (const Sm90KernelVariant& k : tunable_variants(c.dtype, c.R, c.C, c.b_layout))
-    out.push_back({k.swath, k.orientation, k.k_chunk});
+    out.push_back({k.swath, k.orientation, k.k_chunk, k.row_group});
   return out;
 }
 
@@ -47,6 +47,7 @@ std::vector<Sm90Variant> instantiated(const BenchCase& c) {
 std::string variant_name(const Sm90Variant& v) {
   std::string s = "swath" + std::to_string(v.swath) + (v.orientation == GemmOrientation::swap ? "_swap" : "_direct");
   if (v.k_chunk > 0) s += "_kc" + std::to_string(v.k_chunk);
+  if (v.row_group > 1) s += "_g" + std::to_string(v.row_group);
   return s;
 }
 
@@ -62,8 +63,8 @@ Sm90Variant parse_variant(std::string_view name) {
   };
   const std::string form =
       "is not a configuration name (expected all, or names like swath256_direct, swath512_swap, "
-      "swath256_direct_kc32)";
-  if (words.size() < 2 || words.size() > 3) fail(form);
+      "swath256_direct_kc32, swath512_swap_g4)";
+  if (words.size() < 2 || words.size() > 4) fail(form);
   Sm90Variant v;
   v.swath = number_after(words[0], "swath");
   if (v.swath < 0) fail(form);
@@ -71,12 +72,22 @@ Sm90Variant parse_variant(std::string_view name) {
     fail("has swath " + std::to_string(v.swath) + "; the kernel's swaths are 128, 256, 512 and 1024");
   if (words[1] == "swap") v.orientation = GemmOrientation::swap;
   else if (words[1] != "direct") fail("has orientation '" + words[1] + "'; expected direct or swap");
-  if (words.size() == 3) {
-    v.k_chunk = number_after(words[2], "kc");
+  // Then an optional k-chunk, then an optional row group.
+  std::size_t next = 2;
+  if (next < words.size() && words[next].substr(0, 2) == "kc") {
+    v.k_chunk = number_after(words[next++], "kc");
     if (v.k_chunk < 0) fail(form);
     if (v.k_chunk != 16 && v.k_chunk != 32 && v.k_chunk != 64)
       fail("has k-chunk " + std::to_string(v.k_chunk) + "; the kernel's k-chunks are 16, 32 and 64");
   }
+  if (next < words.size()) {
+    v.row_group = number_after(words[next++], "g");
+    if (v.row_group < 0) fail(form);
+    if (v.row_group != sm90::kRowGroupRows)
+      fail("has row group " + std::to_string(v.row_group) + "; the kernel's row groups hold " +
+           std::to_string(sm90::kRowGroupRows) + " block rows");
+  }
+  if (next != words.size()) fail(form);
   return v;
 }
 
@@ -99,7 +110,8 @@ Sm90Request parse_sm90_request(std::string_view text) {
 std::vector<Sm90Variant> valid_variants(const BenchCase& c) {
   std::vector<Sm90Variant> out = instantiated(c);
   std::sort(out.begin(), out.end(), [](const Sm90Variant& a, const Sm90Variant& b) {
-    return std::tuple(a.swath, a.orientation, a.k_chunk) < std::tuple(b.swath, b.orientation, b.k_chunk);
+    return std::tuple(a.swath, a.orientation, a.k_chunk, a.row_group) <
+           std::tuple(b.swath, b.orientation, b.k_chunk, b.row_group);
   });
   for (Sm90Variant& v : out)
     if (v.k_chunk == default_k_chunk(c)) v.k_chunk = 0;
@@ -150,10 +162,13 @@ std::vector<std::string> all_variant_names() {
   for (const DType in : {DType::f16, DType::bf16})
     for (const Layout b : {Layout::row_major, Layout::col_major})
       for (const int R : {16, 32, 64, 128})
-        for (const Sm90KernelVariant& k : tunable_variants(in, R, 128, b)) {  // C = 128 admits every k-chunk
-          const std::string name = variant_name({k.swath, k.orientation, k.k_chunk});
-          if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-        }
+        for (const int C : {128, R})  // C = 128 admits every k-chunk; C = R the row-group kernels
+          for (const Sm90KernelVariant& k : tunable_variants(in, R, C, b)) {
+            // A row-group kernel's chunk is always its block's width, the default: left unnamed.
+            const int kc = k.row_group > 1 ? 0 : k.k_chunk;
+            const std::string name = variant_name({k.swath, k.orientation, kc, k.row_group});
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+          }
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -162,7 +177,10 @@ GemmOptions sm90_options(const Sm90Variant& v) {
   GemmOptions o;
   o.kernel = GemmOptions::Choice::sm90;  // Error(unsupported) instead of a silent fallback
   o.swath = v.swath;
-  if (v.swath > 0) o.orientation = v.orientation;
+  if (v.swath > 0) {  // a named variant pins its row group too (the tuned plan picks its own)
+    o.orientation = v.orientation;
+    o.row_group = v.row_group;
+  }
   o.k_chunk = v.k_chunk;
   return o;
 }
@@ -170,7 +188,7 @@ GemmOptions sm90_options(const Sm90Variant& v) {
 GemmOptions sm90_variant_options(const Sm90Variant& v, const BenchCase& c) { return sm90_options(resolved(v, c)); }
 
 GemmOptions copy_probe_options(const Sm90Config& planned) {
-  GemmOptions o = sm90_options({planned.swath, planned.orientation, planned.k_chunk()});
+  GemmOptions o = sm90_options({planned.swath, planned.orientation, planned.k_chunk(), planned.row_group});
   o.stages = planned.stages;
   o.copy_only = true;
   return o;

@@ -23,10 +23,12 @@ struct Sm90Variant {
   int swath = 0;
   GemmOrientation orientation = GemmOrientation::direct;
   int k_chunk = 0;  // 0 = the kernel's default for the block width, min(C, 64)
+  int row_group = 1;  // block rows per tile (GemmOptions::row_group)
   bool operator==(const Sm90Variant&) const = default;
 };
 
-// "swath256_direct", "swath512_swap", "swath256_direct_kc32" (the k-chunk only when set).
+// "swath256_direct", "swath512_swap", "swath256_direct_kc32" (the k-chunk only when set),
+// "swath512_swap_g4" (row groups).
 std::string variant_name(const Sm90Variant& v);
 // The inverse of variant_name. Error(invalid_argument) naming --sm90-configs for anything else.
 Sm90Variant parse_variant(std::string_view name);

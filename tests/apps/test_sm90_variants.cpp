@@ -31,8 +31,14 @@ TEST_CASE("sm90 variant names round-trip and bad names say what is wrong", "[app
   using V = Sm90Variant;
   for (const V& v : {V{256, GemmOrientation::direct, 0}, V{512, GemmOrientation::swap, 0},
                      V{256, GemmOrientation::direct, 32}, V{128, GemmOrientation::direct, 64},
-                     V{1024, GemmOrientation::swap, 0}})
+                     V{1024, GemmOrientation::swap, 0}, V{512, GemmOrientation::swap, 0, 4},
+                     V{512, GemmOrientation::swap, 16, 4}})
     CHECK(parse_variant(variant_name(v)) == v);
+  CHECK(variant_name({512, GemmOrientation::swap, 0, 4}) == "swath512_swap_g4");
+  CHECK(variant_name({512, GemmOrientation::swap, 16, 4}) == "swath512_swap_kc16_g4");
+  CHECK_APP_ERROR(parse_variant("swath512_swap_g2"), Errc::invalid_argument,
+                  "'swath512_swap_g2' has row group 2; the kernel's row groups hold 4 block rows");
+  CHECK_APP_ERROR(parse_variant("swath512_swap_g4_kc16"), Errc::invalid_argument, "is not a configuration name");
   CHECK(variant_name({256, GemmOrientation::direct, 32}) == "swath256_direct_kc32");
   CHECK(variant_name({512, GemmOrientation::swap, 0}) == "swath512_swap");
   const std::string form = "is not a configuration name (expected all, or names like swath256_direct";
@@ -63,9 +69,9 @@ TEST_CASE("valid variants come from the instantiated kernels of the case's shape
   // f16, row-major B: the tuned configuration, the measured alternatives, and the tuned kernels
   // of narrower blocks whose k-chunk divides C.
   CHECK(names(valid_variants(square(16))) ==
-        std::vector<std::string>{"swath256_swap", "swath512_swap", "swath1024_swap"});
+        std::vector<std::string>{"swath256_swap", "swath512_swap", "swath512_swap_g4", "swath1024_swap"});
   CHECK(names(valid_variants(square(32))) ==
-        std::vector<std::string>{"swath256_swap", "swath512_swap_kc16", "swath512_swap"});
+        std::vector<std::string>{"swath256_swap", "swath256_swap_g4", "swath512_swap_kc16", "swath512_swap"});
   CHECK(names(valid_variants(square(64))) == std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32",
                                                                       "swath256_direct", "swath256_swap",
                                                                       "swath512_direct_kc32"});
@@ -80,7 +86,7 @@ TEST_CASE("valid variants come from the instantiated kernels of the case's shape
   CHECK(names(valid_variants(square(64, DType::bf16, Layout::col_major))) ==
         std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32", "swath256_direct"});
   CHECK(names(valid_variants(square(16, DType::f16, Layout::col_major))) ==
-        std::vector<std::string>{"swath512_swap", "swath1024_swap"});
+        std::vector<std::string>{"swath512_swap", "swath512_swap_g4", "swath1024_swap"});
   BenchCase odd = square(16);
   odd.R = odd.C = 8;
   CHECK(valid_variants(odd).empty());
@@ -112,12 +118,25 @@ TEST_CASE("sm90 configuration requests are checked: a listed variant must fit so
   const std::vector<std::string> all = all_variant_names();
   CHECK(std::find(all.begin(), all.end(), "swath512_swap_kc16") != all.end());
   CHECK(std::find(all.begin(), all.end(), "swath128_direct_kc64") != all.end());
+  CHECK(std::find(all.begin(), all.end(), "swath512_swap_g4") != all.end());  // 16 x 16 row groups
+  CHECK(std::find(all.begin(), all.end(), "swath256_swap_g4") != all.end());  // 32 x 32
 }
 
 TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H100)", "[apps]") {
   const DeviceInfo h100 = fake_h100();
   // 64- and 128-row blocks run as CTA pairs (tuning_sm90.hpp tuned_cluster).
   CHECK(sm90_plan_name(square(64), sm90_options(), h100) == "bsr_sm90_f16_r64c64_swath256_s5_pair");
+  // 16 x 16 with row-major B: row groups (tuned_row_group), and its probe loads the same way.
+  Sm90Config grouped;
+  grouped.R = grouped.C = 16;
+  grouped.swath = 512;
+  grouped.stages = 12;
+  grouped.orientation = GemmOrientation::swap;
+  grouped.row_group = 4;
+  CHECK(sm90_plan_name(square(16), sm90_options(), h100) == "bsr_sm90_f16_r16c16_swath512_s12_swap_g4");
+  CHECK(sm90_plan_name(square(16), copy_probe_options(grouped), h100) == "bsr_sm90_f16_r16c16_swath512_s12_swap_g4_copy");
+  CHECK(sm90_plan_name(square(16), sm90_options({512, GemmOrientation::swap, 0}), h100) ==
+        "bsr_sm90_f16_r16c16_swath512_s8_swap");  // a named one-row variant stays one row
   CHECK(sm90_plan_name(square(16), sm90_options({256, GemmOrientation::swap, 0}), h100) ==
         "bsr_sm90_f16_r16c16_swath256_s8_swap");
   CHECK(sm90_plan_name(square(128), sm90_options({256, GemmOrientation::direct, 32}), h100) ==

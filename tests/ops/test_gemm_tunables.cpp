@@ -41,21 +41,23 @@ TEST_CASE("tunable variants are exactly the instantiated kernels of the problem"
           const sm90::Tuning t = sm90::tuned_for(R, C, b, 8192, false);
           CHECK(std::find(vs.begin(), vs.end(), Sm90KernelVariant{t.swath, t.orientation, std::min(C, 64)}) !=
                 vs.end());
-          // Each one is a real, non-probe kernel whose chunk divides C.
+          // Each one is a real, non-probe kernel whose chunk divides C (row groups: is C, on their
+          // own block shapes).
           for (const Sm90KernelVariant& v : vs) {
             CHECK(C % v.k_chunk == 0);
+            if (v.row_group > 1) CHECK((v.k_chunk == C && sm90::row_group_shape(R, C)));
             const sm90::KernelKey key{in, R, v.k_chunk, v.swath, v.orientation == GemmOrientation::swap,
-                                      b == Layout::col_major, false};
+                                      b == Layout::col_major, false, v.row_group};
             CHECK(sm90::find_kernel(key) != nullptr);
           }
           // ... and every such kernel is in the list.
           for (const sm90::KernelEntry& e : sm90::all_kernels())
             if (!e.key.copy_only && e.key.in == in && e.key.R == R && e.key.b_col_major == (b == Layout::col_major) &&
-                C % e.key.k_chunk == 0)
+                C % e.key.k_chunk == 0 && (e.key.row_group == 1 || (e.key.k_chunk == C && sm90::row_group_shape(R, C))))
               CHECK(std::find(vs.begin(), vs.end(),
                               Sm90KernelVariant{e.key.swath,
                                                 e.key.swap ? GemmOrientation::swap : GemmOrientation::direct,
-                                                e.key.k_chunk}) != vs.end());
+                                                e.key.k_chunk, e.key.row_group}) != vs.end());
         }
   CHECK(tunable_variants(DType::f32, 64, 64, Layout::row_major).empty());
   CHECK(tunable_variants(DType::f16, 8, 8, Layout::row_major).empty());
@@ -83,13 +85,15 @@ TEST_CASE("tunable configurations on a fake H100: variants x stages x split", "[
       CHECK(choice.config.swath == c.variant.swath);
       CHECK(choice.config.orientation == c.variant.orientation);
       CHECK(choice.config.k_chunk() == c.variant.k_chunk);
+      CHECK(choice.config.row_group == c.variant.row_group);
       CHECK(choice.config.stages == c.stages);
     }
     // The heuristic's configuration (deepest ring, split rows) is one of them.
     const GemmBsrOperand A{8 * R, 8 * R, R, R, 1, &g_storage[0], &g_storage[1], &g_storage[2]};
     const DenseDesc B{8 * R, 1024, 1024, Layout::row_major, DType::f16};
     const sm90::Choice h = sm90::choose(A, DType::f16, B, B, GemmOptions{}, h100);
-    const GemmTunedConfig hc{{h.config.swath, h.config.orientation, h.config.k_chunk()}, h.config.stages, true};
+    const GemmTunedConfig hc{{h.config.swath, h.config.orientation, h.config.k_chunk(), h.config.row_group},
+                             h.config.stages, true};
     CHECK(std::find(cs.begin(), cs.end(), hc) != cs.end());
     // A cached plan of the heuristic's configuration (options_for, as plan_gemm's cache hit does)
     // runs the same kernel, but its Sm90Config names the k-chunk (kc) where the heuristic's leaves

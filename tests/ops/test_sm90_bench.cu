@@ -10,8 +10,10 @@
 // 2 * nnzb * R * C * N / t. Set BSRFLOW_SM90BENCH_N to change the size (multiple of 128),
 // BSRFLOW_SM90BENCH_BLOCKS to a comma list (e.g. "16,128") to run fewer block sizes,
 // BSRFLOW_SM90BENCH_DENSITY to store another fraction of each block row (default 0.125),
-// BSRFLOW_SM90BENCH_OUT=f32 for f32 output (twice the bytes written; perf_log entry 29), and
-// BSRFLOW_SM90BENCH_REPS to time fewer runs (1 with one warm-up: a profiler run).
+// BSRFLOW_SM90BENCH_OUT=f32 for f32 output (twice the bytes written; perf_log entry 29),
+// BSRFLOW_SM90BENCH_REPS to time fewer runs (1 with one warm-up: a profiler run), and
+// BSRFLOW_SM90BENCH_ROW_GROUP_STAGES to run the row-group kernels and probes also with these ring
+// depths (a comma list, e.g. "6,8,10").
 #include <catch2/catch.hpp>
 
 #include <cublas_v2.h>
@@ -36,6 +38,7 @@
 #include "bsrflow/formats/dense.hpp"
 #include "bsrflow/ops/cublas_check.hpp"
 #include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/sm90_choose.hpp"
 #include "bsrflow/ops/sm90_kernels.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
 #include "support/gpu.hpp"
@@ -79,6 +82,18 @@ Timing time_runs(const std::function<void()>& run, const std::function<void()>& 
   }
   std::sort(ms.begin(), ms.end());
   return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+// The comma-separated integers of environment variable `name` ({} when unset).
+std::vector<int> env_int_list(const char* name) {
+  std::vector<int> out;
+  if (const char* env = std::getenv(name))
+    for (const char* c = env; *c != '\0';) {
+      out.push_back(std::atoi(c));
+      while (*c != '\0' && *c != ',') ++c;
+      if (*c == ',') ++c;
+    }
+  return out;
 }
 
 }  // namespace
@@ -131,15 +146,9 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     BSRFLOW_CUBLAS(cublasDestroy(handle));
   }
 
-  std::vector<int> blocks = {16, 32, 64, 128};
-  if (const char* env = std::getenv("BSRFLOW_SM90BENCH_BLOCKS")) {
-    blocks.clear();
-    for (const char* c = env; *c != '\0';) {
-      blocks.push_back(std::atoi(c));
-      while (*c != '\0' && *c != ',') ++c;
-      if (*c == ',') ++c;
-    }
-  }
+  std::vector<int> blocks = env_int_list("BSRFLOW_SM90BENCH_BLOCKS");
+  if (blocks.empty()) blocks = {16, 32, 64, 128};
+  const std::vector<int> row_group_stages = env_int_list("BSRFLOW_SM90BENCH_ROW_GROUP_STAGES");
   for (int b : blocks) {
     // The same number of block columns (density x, 1/8 by default) in every block row, at random
     // positions.
@@ -174,7 +183,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     for (const sm90::KernelEntry& e : sm90::all_kernels()) {
       if (e.key.in != DType::f16 || e.key.b_col_major || e.key.R != b || e.key.k_chunk != std::min(b, 64)) continue;
       const sm90::Tuning tuned = sm90::tuned_for(b, b, Layout::row_major, n, true);  // uniform rows
-      if (!e.key.copy_only && e.key.swath == tuned.swath &&
+      if (!e.key.copy_only && e.key.row_group == 1 && e.key.swath == tuned.swath &&
           e.key.swap == (tuned.orientation == GemmOrientation::swap))
         continue;  // the tuned plan, already first
       GemmOptions o;
@@ -182,8 +191,15 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
       o.swath = e.key.swath;
       o.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
       o.copy_only = e.key.copy_only;
+      o.row_group = e.key.row_group;
       variants.push_back(o);
-      if (o.copy_only) {  // the probe of CTA pairs: fewer A bytes from L2
+      if (o.row_group > 1)  // shallower rings than the deepest that fits (stage sensitivity)
+        for (const int stages : row_group_stages)
+          if (stages >= sm90::kMinStages && stages < sm90::max_stages(e, dev)) {
+            o.stages = stages;
+            variants.push_back(o);
+          }
+      if (o.copy_only && o.row_group == 1) {  // the probe of CTA pairs: fewer A bytes from L2
         o.cluster = 2;
         variants.push_back(o);
       }

@@ -48,23 +48,13 @@ using namespace bsrflow::test::gemm;
 
 namespace {
 
-// Skips (with a line saying so) on a GPU that is not sm_90: the planner would pick the
-// reference kernel and these tests would test nothing new.
-#define SM90_REQUIRE_HOPPER()                                                        \
-  do {                                                                               \
-    BSRFLOW_REQUIRE_GPU();                                                           \
-    if (!device_info().is_hopper()) {                                                \
-      WARN("SKIPPED: " << device_info().name << " is not sm_90, sm90 test not run"); \
-      return;                                                                        \
-    }                                                                                \
-  } while (0)
-
 GemmOptions options_for(const sm90::KernelEntry& e) {
   GemmOptions o;
   o.kernel = GemmOptions::Choice::sm90;
   o.swath = e.key.swath;
   o.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
   o.copy_only = e.key.copy_only;
+  o.row_group = e.key.row_group;
   return o;
 }
 
@@ -118,7 +108,7 @@ void check_entry(const sm90::KernelEntry& e) {
     c.c_layout = Layout::col_major, c.beta = -3.0f;
     check_exact<TIn, float>(c, panels);
   }
-  {  // CTA pairs (A chunks multicast): two swaths (one pair), then three (a phantom fourth)
+  if (e.key.row_group == 1) {  // CTA pairs (A chunks multicast): two swaths (one pair), then three (a phantom fourth)
     GemmOptions pairs = o;
     pairs.cluster = 2;
     Case c;
@@ -132,7 +122,7 @@ void check_entry(const sm90::KernelEntry& e) {
     c.c_layout = Layout::col_major, c.beta = 2.0f;
     check_exact<TIn, float>(c, pairs);
   }
-  if (e.key.k_chunk < 64) {  // a shallower chunk than the block: 4 stages per block
+  if (e.key.k_chunk < 64 && e.key.row_group == 1) {  // a shallower chunk than the block: 4 stages per block
     GemmOptions shallow = o;
     shallow.k_chunk = e.key.k_chunk;
     Case c;
@@ -150,7 +140,7 @@ void check_entry(const sm90::KernelEntry& e) {
 }  // namespace
 
 TEST_CASE("sm90 GEMM: every instantiated configuration is exact against the reference", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   int tested = 0;
   for (const sm90::KernelEntry& e : sm90::all_kernels()) {
     if (e.key.copy_only) continue;  // writes nothing; see the probe test
@@ -178,7 +168,7 @@ std::string planned_name(const Case& c, const GemmOptions& options) {
 }  // namespace
 
 TEST_CASE("sm90 GEMM: 64-row blocks take the 512-wide swath on near-equal rows only", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   const GemmOptions automatic;
   Case c;
   c.R = 64;
@@ -217,7 +207,7 @@ TEST_CASE("sm90 GEMM: 64-row blocks take the 512-wide swath on near-equal rows o
 }
 
 TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   // The tuned plan, and the same with CTA pairs (N = 136: one swath, so one CTA of each pair
   // computes a phantom swath).
   for (int cluster : {0, 2})
@@ -261,6 +251,7 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
       c.pattern = Pattern::full;
       GemmOptions capped = automatic;
       capped.max_ctas = 32;
+      capped.row_group = 1;  // 36 block rows (16 x 16 would take 9 groups of 4: 9 tiles)
       Stream stream;
       const Problem<__half, float> p = integer_problem<__half, float>(c);
       DeviceProblem<__half, float> d(p, true, stream);
@@ -320,7 +311,7 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
 }
 
 TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   Stream stream;
   const auto pattern = block_pattern(Pattern::powerlaw, 300, 200, 5);
   std::vector<int> row_ptr(1, 0);
@@ -386,7 +377,7 @@ TEST_CASE("sm90 GEMM: device schedule matches the host rule", "[ops][sm90][gpu]"
 }
 
 TEST_CASE("sm90 GEMM: random data against fp64, bitwise repeatable", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   for (int b : {16, 64, 128}) {
     Case c;
     c.R = c.C = b;
@@ -396,29 +387,19 @@ TEST_CASE("sm90 GEMM: random data against fp64, bitwise repeatable", "[ops][sm90
     c.beta = 0.5f;
     c.pattern = Pattern::powerlaw;
     c.seed = 42;
-    CAPTURE(describe(c));
-    Stream stream;
-    auto check = [&](auto tag_in, auto tag_out, double bound) {
-      using TIn = decltype(tag_in);
-      using TOut = decltype(tag_out);
-      const Problem<TIn, TOut> p = real_problem<TIn, TOut>(c);
-      DeviceProblem<TIn, TOut> d(p, false, stream);
-      for (int cluster : {1, 2}) {
-        GemmOptions o;
-        o.cluster = cluster;
-        const GemmPlan plan = plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)),
-                                        describe(view_of(d.C, p.C)), o, stream);
+    for (int cluster : {1, 2}) {
+      GemmOptions o;
+      o.cluster = cluster;
+      check_dtypes_against_fp64(c, o, [&](const GemmPlan& plan) {
         REQUIRE(plan.kernel() == GemmKernel::sm90);
         CHECK((plan.name().find("_pair") != std::string::npos) == (cluster == 2));
-        check_repeatable_against_fp64(plan, d, p, 1.5f, c.beta, bound, stream);
-      }
-    };
-    for_each_dtype_pair(check);
+      });
+    }
   }
 }
 
 TEST_CASE("sm90 GEMM: run is capturable into a CUDA Graph", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   Case c;
   c.R = c.C = 32;
   c.M = 40 * 32, c.K = 30 * 32, c.N = 200;
@@ -445,7 +426,7 @@ TEST_CASE("sm90 GEMM: run is capturable into a CUDA Graph", "[ops][sm90][gpu]") 
 // finished before the GEMM kernel could let the copy of C after it miss the kernel's tiles.
 TEST_CASE("sm90 GEMM: split rows stay exact in back-to-back runs (the fix-up overlaps the kernel)",
           "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   Case c;
   c.pattern = Pattern::powerlaw;
   c.N = 512;
@@ -492,7 +473,7 @@ TEST_CASE("sm90 GEMM: split rows stay exact in back-to-back runs (the fix-up ove
 }
 
 TEST_CASE("sm90 GEMM: the copy-only probe loads and writes nothing", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   // Every tunable configuration has its probe (the autotuner compares against it), so count the
   // block heights covered rather than the probes.
   std::set<int> heights;
@@ -519,7 +500,7 @@ TEST_CASE("sm90 GEMM: the copy-only probe loads and writes nothing", "[ops][sm90
 }
 
 TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   Case c;
   c.R = c.C = 64;
   c.M = 256, c.K = 256, c.N = 128;
@@ -576,7 +557,7 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
   // partial tiles TMA-stored and thread-stored),
   // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs, loads with and
   // without the L2 evict-last priority, odd swath groups (short pieces walked backwards).
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
     c.R = c.C = b;
@@ -627,7 +608,7 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
 // ---- Autotuner: every configuration it may pick, and the exhaustive -> cached round trip ------
 
 TEST_CASE("sm90 GEMM: every tunable configuration is exact against the reference", "[ops][sm90][gpu][tuning]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   const DeviceInfo device = device_info();
   int tested = 0;
   for (const DType in : {DType::f16, DType::bf16})
@@ -662,7 +643,7 @@ TEST_CASE("sm90 GEMM: every tunable configuration is exact against the reference
 }
 
 TEST_CASE("sm90 GEMM: exhaustive tuning stores a winner that a cached plan then uses", "[ops][sm90][gpu][tuning]") {
-  SM90_REQUIRE_HOPPER();
+  BSRFLOW_REQUIRE_HOPPER();
   const test::TempDir dir("bsrflow_tuning_gpu");
   std::vector<std::string> warnings;
   TuningCache cache(dir.path, [&](const std::string& w) { warnings.push_back(w); });

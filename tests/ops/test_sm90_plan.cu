@@ -73,6 +73,9 @@ TEST_CASE("Sm90Config names derive from the configuration", "[ops][sm90]") {
   c.cluster = 2;
   CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_swap_bcol_pair");
   c.cluster = 1;
+  c.row_group = 4;
+  CHECK(c.name() == "bsr_sm90_bf16_r16c128_swath256_s5_swap_bcol_g4");
+  c.row_group = 1;
   c.C = 32;
   CHECK(c.k_chunk() == 32);
   CHECK(c.chunks_per_block() == 1);
@@ -114,15 +117,31 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           CHECK(choice.config.swath == sm90::tuned_for(R, C, bl, 256, true).swath);
           CHECK(choice.config.orientation == sm90::tuned_for(R, C, bl, 256, true).orientation);
           CHECK(choice.config.swath == (R <= 32 ? 512 : 256));  // N = 256: no 1024-wide swath
-          // 16 x 16 with row-major B and N > 512: swath 1024 (six 32 KiB stages).
+          // 16 x 16 with row-major B: row groups of 4 at swath 512 (12 stages of 18 KiB) at any N;
+          // one row per tile takes swath 1024 (six 32 KiB stages) for N > 512.
+          CHECK(choice.config.row_group == (R == 16 && C == 16 && bl == Layout::row_major ? 4 : 1));
           if (R == 16 && C == 16 && bl == Layout::row_major) {
+            CHECK(choice.config.stages == 12);
             const sm90::Choice wide = sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 1024, in, bl, 1024),
                                                    dense(4 * R, 1024, DType::f32), GemmOptions{}, h100);
             REQUIRE(wide.use_sm90);
-            CHECK(wide.config.swath == 1024);
-            CHECK(wide.config.stages == 6);
+            CHECK(wide.config.row_group == 4);
+            CHECK(wide.config.swath == 512);
+            GemmOptions one_row;
+            one_row.row_group = 1;
+            const sm90::Choice single = sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 1024, in, bl, 1024),
+                                                     dense(4 * R, 1024, DType::f32), one_row, h100);
+            REQUIRE(single.use_sm90);
+            CHECK(single.config.swath == 1024);
+            CHECK(single.config.stages == 6);
             CHECK(sm90::tuned_for(R, C, bl, 513, true).swath == 1024);
             CHECK(sm90::tuned_for(R, C, bl, 512, true).swath == 512);
+            // A caller's geometry names a one-row kernel.
+            GemmOptions named;
+            named.swath = 512;
+            CHECK(sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 1024, in, bl, 1024),
+                               dense(4 * R, 1024, DType::f32), named, h100)
+                      .config.row_group == 1);
           }
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
           // Tuned chunks (tuned_k_chunk) with row-major B: 32 at R = 128 in pairs and at R <= 32 for C >= 64.
@@ -141,6 +160,7 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
     c.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
     c.b_layout = e.key.b_col_major ? Layout::col_major : Layout::row_major;
     c.copy_only = e.key.copy_only;
+    c.row_group = e.key.row_group;
     CHECK(names.insert(c.name()).second);
     CHECK(sm90::max_stages(e, h100) >= sm90::kMinStages);
     CHECK(e.function != nullptr);

@@ -264,4 +264,23 @@ void check_repeatable_against_fp64(const GemmPlan& plan, DeviceProblem<TIn, TOut
   CHECK(err <= bound);
 }
 
+// For each of the fast kernels' dtype pairs (for_each_dtype_pair): plans `c` on real-valued data
+// with `options`, hands the plan to `inspect` (checks on what the planner chose), then
+// check_repeatable_against_fp64 with alpha = 1.5 and c.beta.
+template <class Inspect>
+void check_dtypes_against_fp64(const Case& c, const GemmOptions& options, Inspect&& inspect) {
+  CAPTURE(describe(c));
+  Stream stream;
+  for_each_dtype_pair([&](auto tag_in, auto tag_out, double bound) {
+    using TIn = decltype(tag_in);
+    using TOut = decltype(tag_out);
+    const Problem<TIn, TOut> p = real_problem<TIn, TOut>(c);
+    DeviceProblem<TIn, TOut> d(p, false, stream);
+    const GemmPlan plan =
+        plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), options, stream);
+    inspect(plan);
+    check_repeatable_against_fp64(plan, d, p, 1.5f, c.beta, bound, stream);
+  });
+}
+
 }  // namespace bsrflow::test::gemm

@@ -14,3 +14,14 @@
       return;                                                                   \
     }                                                                           \
   } while (0)
+
+// For tests of the Hopper kernels: also skips (with a line saying so) on a GPU that is not sm_90,
+// where the planner would pick another kernel and the test would test nothing new.
+#define BSRFLOW_REQUIRE_HOPPER()                                                              \
+  do {                                                                                        \
+    BSRFLOW_REQUIRE_GPU();                                                                    \
+    if (!::bsrflow::device_info().is_hopper()) {                                              \
+      WARN("SKIPPED: " << ::bsrflow::device_info().name << " is not sm_90, sm90 test not run"); \
+      return;                                                                                 \
+    }                                                                                         \
+  } while (0)

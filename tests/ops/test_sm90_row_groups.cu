@@ -1,0 +1,341 @@
+// Row-group kernels of the Hopper BSR GEMM (Sm90Config::row_group > 1, sm90_row_groups.hpp):
+// - the item rule on the host (hand-checked groups) and the device builder against it;
+// - the per-run gather against the swizzle rule;
+// - the planner's options and errors (CPU, fake H100);
+// - on a Hopper GPU, exact against the reference on hostile patterns (partial last group, empty
+//   rows and groups, full density, one long row split across CTAs, power-law rows), random data
+//   against fp64 with bitwise repeatability, CUDA Graph capture, and a small case for the
+//   sanitizers. Every instantiated row-group kernel also runs in test_sm90_gemm.cu's registry test.
+#include <catch2/catch.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/device_info.hpp"
+#include "bsrflow/core/error.hpp"
+#include "bsrflow/core/stream.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/sm90_choose.hpp"
+#include "bsrflow/ops/sm90_row_groups.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
+#include "support/fake_device.hpp"
+#include "support/gemm_problem.hpp"
+#include "support/gpu.hpp"
+
+using namespace bsrflow;
+using namespace bsrflow::test::gemm;
+
+namespace {
+
+bool operator_eq(const sm90::RowGroupItem& a, const sm90::RowGroupItem& b) {
+  return a.col == b.col && a.first == b.first && a.mask == b.mask;
+}
+
+bool same_items(const std::vector<sm90::RowGroupItem>& a, const std::vector<sm90::RowGroupItem>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!operator_eq(a[i], b[i])) return false;
+  return true;
+}
+
+// row_ptr / col_idx of a block pattern.
+void flatten(const std::vector<std::vector<int>>& rows, std::vector<int>& row_ptr, std::vector<int>& col_idx) {
+  row_ptr.assign(1, 0);
+  col_idx.clear();
+  for (const auto& r : rows) {
+    col_idx.insert(col_idx.end(), r.begin(), r.end());
+    row_ptr.push_back(static_cast<int>(col_idx.size()));
+  }
+}
+
+
+GemmOptions row_groups(int G = sm90::kRowGroupRows) {
+  GemmOptions o;
+  o.kernel = GemmOptions::Choice::sm90;
+  o.row_group = G;
+  return o;
+}
+
+int g_storage[4];
+GemmBsrOperand pattern_of(int M, int K, int R, int C) { return {M, K, R, C, 1, &g_storage[0], &g_storage[1], &g_storage[2]}; }
+DenseDesc dense(int rows, int cols, Layout l = Layout::row_major) {
+  return {rows, cols, l == Layout::row_major ? cols : rows, l, DType::f16};
+}
+
+}  // namespace
+
+TEST_CASE("row groups: items are the union of the group's columns, blocks in row order", "[ops][sm90][rowgroup]") {
+  // Five block rows in groups of 2: {0: 1 4 | 1: 0 4 5}, {2: - | 3: 2}, {4: 3} (a partial group).
+  const std::vector<std::vector<int>> rows = {{1, 4}, {0, 4, 5}, {}, {2}, {3}};
+  std::vector<int> row_ptr, col_idx;
+  flatten(rows, row_ptr, col_idx);
+  const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, 2);
+  CHECK(h.item_ptr == std::vector<int>{0, 4, 5, 6});
+  const std::vector<sm90::RowGroupItem> want = {
+      {0, 0, 0b10, 0}, {1, 1, 0b01, 0}, {4, 2, 0b11, 0}, {5, 4, 0b10, 0},  // group 0: blocks 0-4
+      {2, 5, 0b10, 0},                                                     // group 1: row 3 only
+      {3, 6, 0b01, 0}};                                                    // group 2: row 4
+  CHECK(same_items(h.items, want));
+  // Gathered order: row 1's column 0 (stored block 2), row 0's 1 (0), rows 0 and 1's 4 (1, 3), ...
+  CHECK(h.source == std::vector<int>{2, 0, 1, 3, 4, 5, 6});
+  // Groups of 1 are the rows themselves, in stored order.
+  const sm90::HostRowGroups one = sm90::build_row_groups_host(row_ptr, col_idx, 1);
+  CHECK(one.item_ptr == row_ptr);
+  std::vector<int> identity(col_idx.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  CHECK(one.source == identity);
+}
+
+TEST_CASE("row groups: the gathered layout is the TMA swizzle of the block's rows", "[ops][sm90][rowgroup]") {
+  // 32-byte rows (C = 16): 16-byte unit bit 4 flips with address bit 7 (every fifth row pair).
+  CHECK(sm90::swizzled_offset(0, 32) == 0);
+  CHECK(sm90::swizzled_offset(16, 32) == 16);
+  CHECK(sm90::swizzled_offset(128, 32) == 144);
+  CHECK(sm90::swizzled_offset(144, 32) == 128);
+  // 64-byte rows: bits 4-5 take bits 7-8; 128-byte rows: bits 4-6 take bits 7-9.
+  CHECK(sm90::swizzled_offset(384 + 16, 64) == 384 + (16 ^ (3 << 4)));
+  CHECK(sm90::swizzled_offset(7 * 128 + 32, 128) == 7 * 128 + (32 ^ (7 << 4)));
+  for (int row_bytes : {32, 64, 128}) {
+    CAPTURE(row_bytes);
+    std::vector<int> seen(2048, 0);
+    for (std::uint32_t o = 0; o < 2048; o += 16) {
+      const std::uint32_t s = sm90::swizzled_offset(o, row_bytes);
+      CHECK(sm90::swizzled_offset(s, row_bytes) == o);  // an involution
+      CHECK(s / 128 == o / 128);                         // within its 128-byte line
+      ++seen[s];
+    }
+    for (std::uint32_t o = 0; o < 2048; o += 16) CHECK(seen[o] == 1);  // a permutation
+  }
+}
+
+TEST_CASE("row groups: options and errors on a fake H100", "[ops][sm90][rowgroup]") {
+  const DeviceInfo h100 = test::fake_h100();
+  for (int b : {16, 32}) {
+    CAPTURE(b);
+    const sm90::Choice c = sm90::choose(pattern_of(8 * b, 8 * b, b, b), DType::f16, dense(8 * b, 1024),
+                                        dense(8 * b, 1024), row_groups(), h100);
+    REQUIRE(c.use_sm90);
+    CHECK(c.config.row_group == 4);
+    CHECK(c.config.swath == sm90::row_group_swath(b));
+    CHECK(c.config.swath == (b == 16 ? 512 : 256));
+    CHECK(c.config.swap());
+    CHECK(c.config.cluster == 1);
+    CHECK(c.config.k_chunk() == b);
+    CHECK(c.config.stages == (b == 16 ? 12 : 8));  // 18 KiB / 24 KiB stages
+    CHECK(c.config.name() == "bsr_sm90_f16_r" + std::to_string(b) + "c" + std::to_string(b) + "_swath" +
+                                 std::to_string(sm90::row_group_swath(b)) + "_s" + std::to_string(c.config.stages) +
+                                 "_swap_g4");
+    // The planner's own choice: row groups for 16 x 16 with row-major B only (tuning_sm90.hpp).
+    CHECK(sm90::choose(pattern_of(8 * b, 8 * b, b, b), DType::f16, dense(8 * b, 1024), dense(8 * b, 1024),
+                       GemmOptions{}, h100)
+              .config.row_group == (b == 16 ? 4 : 1));
+    CHECK(sm90::choose(pattern_of(8 * b, 8 * b, b, b), DType::f16, dense(8 * b, 1024, Layout::col_major),
+                       dense(8 * b, 1024), GemmOptions{}, h100)
+              .config.row_group == 1);
+  }
+  auto err = [&](int R, int C, GemmOptions o, Errc code, const std::string& text) {
+    CAPTURE(R, C, text);
+    try {
+      (void)sm90::choose(pattern_of(8 * R, 8 * C, R, C), DType::f16, dense(8 * C, 1024), dense(8 * R, 1024), o, h100);
+      FAIL_CHECK("no error");
+    } catch (const Error& e) {
+      CHECK(e.code() == code);
+      CHECK_THAT(e.message(), Catch::Contains(text));
+    }
+  };
+  err(16, 16, row_groups(3), Errc::invalid_argument, "GemmOptions::row_group (3) must be 0 (tuned), 1 or 4");
+  err(16, 16, row_groups(2), Errc::invalid_argument, "GemmOptions::row_group (2) must be");
+  err(16, 16, row_groups(-1), Errc::invalid_argument, "GemmOptions::row_group (-1)");
+  err(64, 64, row_groups(), Errc::unsupported, "row-group kernels exist for 16 x 16 and 32 x 32 blocks, not 64 x 64");
+  err(16, 32, row_groups(), Errc::unsupported, "not 16 x 32");
+  GemmOptions pairs = row_groups();
+  pairs.cluster = 2;
+  err(16, 16, pairs, Errc::invalid_argument, "runs single CTAs; cluster must be 0 or 1");
+  GemmOptions direct = row_groups();
+  direct.orientation = GemmOrientation::direct;
+  err(32, 32, direct, Errc::invalid_argument, "computes in the swap-AB orientation");
+  GemmOptions shallow = row_groups();
+  shallow.k_chunk = 16;
+  err(32, 32, shallow, Errc::invalid_argument, "k_chunk must be 0 or C (32)");
+  GemmOptions wide = row_groups();
+  wide.swath = 1024;  // not instantiated with row groups
+  err(16, 16, wide, Errc::unsupported, "no sm90 kernel is instantiated for bsr_sm90_f16_r16c16_swath1024");
+  GemmOptions deep = row_groups();
+  deep.stages = 13;
+  err(16, 16, deep, Errc::invalid_argument, "GemmOptions::stages (13) must be in [2, 12]");
+}
+
+TEST_CASE("row groups: the device builder and the gather match the host rule", "[ops][sm90][rowgroup][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  Stream stream;
+  for (Pattern p : {Pattern::powerlaw, Pattern::staircase, Pattern::empty_rows, Pattern::none, Pattern::full}) {
+    for (int G : {1, 2, 4, 8}) {
+      CAPTURE(static_cast<int>(p), G);
+      const auto rows = block_pattern(p, 37, 29, 3);  // 37 rows: a partial last group for G > 1
+      std::vector<int> row_ptr, col_idx;
+      flatten(rows, row_ptr, col_idx);
+      const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, G);
+      DeviceBuffer<int> d_row_ptr = DeviceBuffer<int>::from_host(row_ptr, stream);
+      DeviceBuffer<int> d_col_idx = DeviceBuffer<int>::from_host(col_idx, stream);
+      const sm90::RowGroups d = sm90::build_row_groups(d_row_ptr.data(), d_col_idx.data(), 37, G, stream);
+      CHECK(d.groups == (37 + G - 1) / G);
+      CHECK(d.num_items == static_cast<int>(h.items.size()));
+      CHECK(d.item_ptr.to_host(stream) == h.item_ptr);
+      CHECK(same_items(d.items.to_host(stream), h.items));
+      CHECK(d.source.to_host(stream) == h.source);
+    }
+  }
+  // The gather: block j of the output is stored block source[j], 16-byte units swizzled.
+  for (int b : {16, 32}) {
+    CAPTURE(b);
+    const int blocks = 23;
+    const int per_block = b * b;
+    std::vector<std::uint16_t> values(static_cast<std::size_t>(blocks) * per_block);
+    std::iota(values.begin(), values.end(), std::uint16_t{1});
+    std::vector<int> source(blocks);
+    for (int j = 0; j < blocks; ++j) source[j] = (j * 7) % blocks;
+    DeviceBuffer<std::uint16_t> d_values = DeviceBuffer<std::uint16_t>::from_host(values, stream);
+    DeviceBuffer<int> d_source = DeviceBuffer<int>::from_host(source, stream);
+    DeviceBuffer<std::uint16_t> out(values.size(), stream);
+    out.fill_bytes(0xFF, stream);
+    sm90::gather_row_groups(d_values.data(), d_source.data(), blocks, b, b, out.data(), stream);
+    const std::vector<std::uint16_t> got = out.to_host(stream);
+    std::vector<std::uint16_t> want(values.size());
+    for (int j = 0; j < blocks; ++j)
+      for (int o = 0; o < per_block * 2; o += 16) {
+        const std::uint32_t from = sm90::swizzled_offset(static_cast<std::uint32_t>(o), 2 * b);
+        std::memcpy(reinterpret_cast<unsigned char*>(want.data()) + static_cast<std::size_t>(j) * per_block * 2 + o,
+                    reinterpret_cast<const unsigned char*>(values.data()) +
+                        static_cast<std::size_t>(source[j]) * per_block * 2 + from,
+                    16);
+      }
+    CHECK(got == want);
+  }
+}
+
+TEST_CASE("row groups: exact on hostile patterns", "[ops][sm90][rowgroup][gpu]") {
+  BSRFLOW_REQUIRE_HOPPER();
+  for (int b : {16, 32}) {
+    const std::string name = "block " + std::to_string(b);
+    Case c;
+    c.R = c.C = b;
+    c.M = 9 * b + b / 2;  // 10 block rows: groups of 4, 4 and 2, the last row partial
+    c.K = 9 * b;
+    c.N = 136;
+    SECTION(name + ": patterns") {
+      for (Pattern p : {Pattern::none, Pattern::empty_rows, Pattern::single_block, Pattern::full,
+                        Pattern::random_half, Pattern::one_long_row}) {
+        c.pattern = p;
+        c.beta = 0.0f;
+        check_exact<__half, float>(c, row_groups());
+        c.beta = -3.0f;
+        c.c_layout = Layout::col_major;
+        check_exact<__half, __half>(c, row_groups());
+        c.c_layout = Layout::row_major;
+        c.b_layout = Layout::col_major;
+        check_exact<__nv_bfloat16, __nv_bfloat16>(c, row_groups());
+        c.b_layout = Layout::row_major;
+      }
+    }
+    SECTION(name + ": rows of every length, whole and split, several swaths") {
+      // Rows of 0, 1, 2, ... blocks: item batches of 32 end at every position against the tiles.
+      c.M = 72 * b;
+      c.K = c.M;
+      c.N = 3 * sm90::row_group_swath(b) + 72;
+      c.pattern = Pattern::staircase;
+      GemmOptions no_split = row_groups();
+      no_split.split_long_rows = false;
+      check_exact<__half, float>(c, no_split);
+      c.beta = 1.0f;
+      check_exact<__half, __half>(c, row_groups());
+    }
+    SECTION(name + ": power-law rows, groups split across CTAs") {
+      c.M = 48 * b;
+      c.K = 40 * b;
+      c.pattern = Pattern::powerlaw;
+      Stream stream;
+      const Problem<__half, float> p = integer_problem<__half, float>(c);
+      DeviceProblem<__half, float> d(p, true, stream);
+      GemmOptions few = row_groups();
+      few.max_ctas = 8;
+      const GemmPlan plan =
+          plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), few, stream);
+      CHECK(plan.split_rows() > 0);
+      CHECK(plan.name().find("_g4") != std::string::npos);
+      check_exact<__half, float>(c, few);
+      c.beta = 1.0f;
+      c.c_layout = Layout::col_major;
+      check_exact<__half, __half>(c, few);
+      c.N = 3 * 512 + 136;  // odd swath groups: short pieces walk their items backwards
+      c.beta = 0.0f;
+      check_exact<__half, __half>(c, row_groups());
+    }
+  }
+}
+
+TEST_CASE("row groups: random data against fp64, bitwise repeatable, graph replay", "[ops][sm90][rowgroup][gpu]") {
+  BSRFLOW_REQUIRE_HOPPER();
+  for (int b : {16, 32}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 48 * b + 5;  // 13 groups of power-law rows: the longest are split at 6 CTAs
+    c.K = 40 * b + 3;
+    c.N = 264;
+    c.beta = 0.5f;
+    c.pattern = Pattern::powerlaw;
+    c.seed = 42;
+    GemmOptions o = row_groups();
+    o.max_ctas = 6;  // split groups: the fix-up's fixed order keeps runs identical
+    check_dtypes_against_fp64(c, o, [](const GemmPlan& plan) {
+      REQUIRE(plan.name().find("_g4") != std::string::npos);
+      CHECK(plan.split_rows() > 0);
+    });
+    Stream stream;
+    // Graph capture: the gather, the kernel and the fix-up replay as one graph.
+    const Problem<__half, float> p = integer_problem<__half, float>(c);
+    DeviceProblem<__half, float> d(p, false, stream);
+    const GemmPlan plan =
+        plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), o, stream);
+    CHECK(plan.split_rows() > 0);
+    const std::vector<float> eager = run_plan(plan, d, p, 2.0f, 1.0f, stream);
+    for (const std::vector<float>& replayed : replay_in_graph(plan, d, p, 2.0f, 1.0f, 2, stream))
+      CHECK(bsrflow::test::bitwise_equal(eager, replayed));
+  }
+}
+
+TEST_CASE("row groups: small problems for the sanitizers", "[ops][sm90][rowgroup][gpu][sm90small]") {
+  BSRFLOW_REQUIRE_HOPPER();
+  for (int b : {16, 32}) {
+    Case c;
+    c.R = c.C = b;
+    c.M = 6 * b + b / 2, c.K = 20 * b, c.N = 72;  // two groups, the second partial; a split long row
+    c.pattern = Pattern::one_long_row;
+    GemmOptions split = row_groups();
+    split.max_ctas = 4;
+    check_exact<__half, __half>(c, split);
+    c.c_layout = Layout::col_major;
+    c.beta = 2.0f;
+    c.N = 2 * sm90::row_group_swath(b);  // two swath groups (the second walks backwards)
+    check_exact<__half, float>(c, row_groups());
+    GemmOptions copy = row_groups();
+    copy.copy_only = true;  // loads only: C untouched (the probe)
+    Stream stream;
+    const Problem<__half, float> p = integer_problem<__half, float>(c);
+    DeviceProblem<__half, float> d(p, false, stream);
+    const GemmPlan plan =
+        plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), copy, stream);
+    CHECK(plan.name().find("_g4_copy") != std::string::npos);
+    std::vector<float> init = d.c_init;
+    init.resize(d.c_init.size() + kGuard);
+    std::memset(static_cast<void*>(init.data() + d.c_init.size()), 0xFF, kGuard * sizeof(float));
+    CHECK(bsrflow::test::bitwise_equal(run_plan(plan, d, p, 1.0f, 0.0f, stream), init));
+  }
+}
