@@ -76,7 +76,11 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
   // The tuned row group only where the options leave the kernel's geometry to the planner (a
   // caller's swath, k-chunk, orientation or CTA pairs name a one-row kernel).
   const bool geometry_free = options.swath == 0 && options.k_chunk == 0 && !options.orientation && options.cluster != 2;
-  cfg.row_group = options.row_group > 0 ? options.row_group : geometry_free ? tuned_row_group(A.R, A.C, B.layout) : 1;
+  const double blocks = static_cast<double>(ceil_div(A.rows, A.R)) * static_cast<double>(ceil_div(A.cols, A.C));
+  const double density = blocks > 0 ? static_cast<double>(A.nnzb) / blocks : 0.0;
+  cfg.row_group = options.row_group > 0         ? options.row_group
+                  : geometry_free ? tuned_row_group(A.R, A.C, B.layout, density)
+                                  : 1;
   if (cfg.row_group > 1) {
     // One kernel geometry per shape: explicit options must agree with it (no silent fallback).
     BSRFLOW_REQUIRE(row_group_shape(A.R, A.C), Errc::unsupported,

@@ -94,16 +94,25 @@ constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout, int swat
 // Row groups (Sm90Config::row_group, perf_log entries 48-49): kRowGroupRows consecutive block
 // rows per tile, swath 512 at 16 x 16 and 256 at 32 x 32, so that a consumer warpgroup holds 128
 // accumulators (4 rows x 4 or 2 m-tiles x 8 or 16). Instantiated for square 16- and 32-row blocks
-// (k-chunk = C). Measured in the library (entry 49, 8192^3 12.5% uniform f16, against the tuned
-// one-row kernel in the same process): 16 x 16 H100 0.990-0.999 ms against 1.100-1.103 (+10-11%),
-// H200 0.978 against 0.984-0.990 (+1%); 32 x 32 H100 0.607 against 0.595 (-2%), H200 0.578
-// against 0.514 (-12%). So the planner takes them for 16 x 16 blocks with row-major B (column-major
-// B unmeasured), where the options leave the geometry to it (tuned_row_group).
+// (k-chunk = C). They pay where a group's rows share block columns: at density d a stage carries
+// 4d / (1 - (1 - d)^4) blocks on uniform random rows (1.10 at 6.25%, 1.21 at 12.5%, 1.46 at 25%,
+// 2.13 at 50%), against the fixed cost of the one-row kernel's stage. Measured in the library
+// (entry 49, bsr_bench 8192^3 f16 uniform, row-major B, time of the one-row plan / the row-group
+// plan in one process; H100 | H200):
+//   16 x 16: 3% 0.84 | 0.77, 6.25% 0.97 | 0.89, 12.5% 1.11 | 1.00, 25% 1.32 | 1.17
+//   32 x 32: 6.25% 0.84 | 0.77, 12.5% 0.98 | 0.88, 25% 1.15 | 1.04, 50% 1.46 | 1.28
+// so the planner takes them from 12.5% at 16 x 16 and from 25% at 32 x 32 (kRowGroupMinDensity*,
+// a little below the measured points), with row-major B (the tuner also picked them for 32 x 32
+// with column-major B at 12.5%: +10% H100, +3-4% H200), where the options leave the geometry to it.
 constexpr int kRowGroupRows = 4;
+constexpr double kRowGroupMinDensity16 = 0.12;
+constexpr double kRowGroupMinDensity32 = 0.24;
 constexpr bool row_group_shape(int R, int C) { return (R == 16 || R == 32) && C == R; }
 constexpr int row_group_swath(int R) { return R == 16 ? 512 : 256; }
-constexpr int tuned_row_group(int R, int C, Layout b_layout) {
-  return R == 16 && C == 16 && b_layout == Layout::row_major ? kRowGroupRows : 1;
+// `density`: stored blocks / (block rows x block columns).
+constexpr int tuned_row_group(int R, int C, Layout b_layout, double density) {
+  if (!row_group_shape(R, C) || b_layout != Layout::row_major) return 1;
+  return density >= (R == 16 ? kRowGroupMinDensity16 : kRowGroupMinDensity32) ? kRowGroupRows : 1;
 }
 
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.

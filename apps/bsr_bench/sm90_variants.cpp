@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <iterator>
 #include <tuple>
 
@@ -195,7 +196,9 @@ GemmOptions copy_probe_options(const Sm90Config& planned) {
 }
 
 std::string sm90_plan_name(const BenchCase& c, const GemmOptions& options, const DeviceInfo& device) {
-  const GemmBsrOperand A{c.m, c.k, c.R, c.C, 0, nullptr, nullptr, nullptr};
+  // The stored-block count the case's pattern has (the tuned row group reads the density).
+  const std::int64_t nnzb = std::llround(c.density * ceil_div(c.m, c.R) * static_cast<double>(ceil_div(c.k, c.C)));
+  const GemmBsrOperand A{c.m, c.k, c.R, c.C, nnzb, nullptr, nullptr, nullptr};
   const DenseDesc B{c.k, c.n, c.ldb(), c.b_layout, c.dtype};
   const DenseDesc C{c.m, c.n, c.ldc(), c.c_layout, c.dtype};
   // Variants name their swath, so the rows' shape (which only the tuned swath reads) does not matter.

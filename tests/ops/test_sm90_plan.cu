@@ -106,8 +106,9 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
       for (int R : {16, 32, 64, 128})
         for (int C : {16, 32, 64, 128}) {
           CAPTURE(dtype_name(in), bl == Layout::row_major, R, C);
+          // 2 of the 16 blocks stored: 12.5%, the density the row-group rule reads.
           const sm90::Choice choice =
-              sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 256, in, bl, bl == Layout::row_major ? 256 : 4 * C),
+              sm90::choose(pattern(4 * R, 4 * C, R, C, 2), in, dense(4 * C, 256, in, bl, bl == Layout::row_major ? 256 : 4 * C),
                            dense(4 * R, 256, DType::f32), GemmOptions{}, h100);
           REQUIRE(choice.use_sm90);
           CHECK(choice.reason.empty());
@@ -122,14 +123,14 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           CHECK(choice.config.row_group == (R == 16 && C == 16 && bl == Layout::row_major ? 4 : 1));
           if (R == 16 && C == 16 && bl == Layout::row_major) {
             CHECK(choice.config.stages == 12);
-            const sm90::Choice wide = sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 1024, in, bl, 1024),
+            const sm90::Choice wide = sm90::choose(pattern(4 * R, 4 * C, R, C, 2), in, dense(4 * C, 1024, in, bl, 1024),
                                                    dense(4 * R, 1024, DType::f32), GemmOptions{}, h100);
             REQUIRE(wide.use_sm90);
             CHECK(wide.config.row_group == 4);
             CHECK(wide.config.swath == 512);
             GemmOptions one_row;
             one_row.row_group = 1;
-            const sm90::Choice single = sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 1024, in, bl, 1024),
+            const sm90::Choice single = sm90::choose(pattern(4 * R, 4 * C, R, C, 2), in, dense(4 * C, 1024, in, bl, 1024),
                                                      dense(4 * R, 1024, DType::f32), one_row, h100);
             REQUIRE(single.use_sm90);
             CHECK(single.config.swath == 1024);
@@ -139,7 +140,7 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
             // A caller's geometry names a one-row kernel.
             GemmOptions named;
             named.swath = 512;
-            CHECK(sm90::choose(pattern(4 * R, 4 * C, R, C), in, dense(4 * C, 1024, in, bl, 1024),
+            CHECK(sm90::choose(pattern(4 * R, 4 * C, R, C, 2), in, dense(4 * C, 1024, in, bl, 1024),
                                dense(4 * R, 1024, DType::f32), named, h100)
                       .config.row_group == 1);
           }

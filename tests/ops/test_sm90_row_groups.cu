@@ -65,7 +65,9 @@ GemmOptions row_groups(int G = sm90::kRowGroupRows) {
 }
 
 int g_storage[4];
-GemmBsrOperand pattern_of(int M, int K, int R, int C) { return {M, K, R, C, 1, &g_storage[0], &g_storage[1], &g_storage[2]}; }
+GemmBsrOperand pattern_of(int M, int K, int R, int C, std::int64_t nnzb = 1) {
+  return {M, K, R, C, nnzb, &g_storage[0], &g_storage[1], &g_storage[2]};
+}
 DenseDesc dense(int rows, int cols, Layout l = Layout::row_major) {
   return {rows, cols, l == Layout::row_major ? cols : rows, l, DType::f16};
 }
@@ -133,13 +135,20 @@ TEST_CASE("row groups: options and errors on a fake H100", "[ops][sm90][rowgroup
     CHECK(c.config.name() == "bsr_sm90_f16_r" + std::to_string(b) + "c" + std::to_string(b) + "_swath" +
                                  std::to_string(sm90::row_group_swath(b)) + "_s" + std::to_string(c.config.stages) +
                                  "_swap_g4");
-    // The planner's own choice: row groups for 16 x 16 with row-major B only (tuning_sm90.hpp).
-    CHECK(sm90::choose(pattern_of(8 * b, 8 * b, b, b), DType::f16, dense(8 * b, 1024), dense(8 * b, 1024),
-                       GemmOptions{}, h100)
-              .config.row_group == (b == 16 ? 4 : 1));
-    CHECK(sm90::choose(pattern_of(8 * b, 8 * b, b, b), DType::f16, dense(8 * b, 1024, Layout::col_major),
-                       dense(8 * b, 1024), GemmOptions{}, h100)
-              .config.row_group == 1);
+    // The planner's own choice (tuning_sm90.hpp tuned_row_group): by density (of the 64 blocks),
+    // from 12% at 16 x 16 and from 24% at 32 x 32, row-major B only.
+    auto planned_rows = [&](std::int64_t nnzb, Layout bl) {
+      return sm90::choose(pattern_of(8 * b, 8 * b, b, b, nnzb), DType::f16, dense(8 * b, 1024, bl), dense(8 * b, 1024),
+                          GemmOptions{}, h100)
+          .config.row_group;
+    };
+    CHECK(planned_rows(4, Layout::row_major) == 1);   // 6.25%
+    CHECK(planned_rows(8, Layout::row_major) == (b == 16 ? 4 : 1));  // 12.5%
+    CHECK(planned_rows(16, Layout::row_major) == 4);  // 25%
+    CHECK(planned_rows(32, Layout::row_major) == 4);  // 50%
+    CHECK(planned_rows(32, Layout::col_major) == 1);
+    CHECK(sm90::tuned_row_group(b, b, Layout::row_major, 0.5) == 4);
+    CHECK(sm90::tuned_row_group(64, 64, Layout::row_major, 0.5) == 1);
   }
   auto err = [&](int R, int C, GemmOptions o, Errc code, const std::string& text) {
     CAPTURE(R, C, text);
