@@ -22,6 +22,7 @@
 #include "bsrflow/core/device_buffer.hpp"
 #include "bsrflow/core/host_device.hpp"
 #include "bsrflow/ops/sm90_gemm_params.hpp"
+#include "bsrflow/ops/tma_swizzle.hpp"
 
 namespace bsrflow::sm90 {
 
@@ -49,16 +50,8 @@ RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_row
 HostRowGroups build_row_groups_host(const std::vector<int>& row_ptr, const std::vector<int>& col_idx,
                                     int group_rows);
 
-// Where byte `offset` of a (R, C) 16-bit block, row-major with row_bytes = 2 C bytes per row (32,
-// 64 or 128), lies in shared memory after a TMA load with the swizzle of that row length (16-byte
-// unit bits 4.. XOR address bits 7..): an involution, so it also maps back.
-BSRFLOW_HD inline std::uint32_t swizzled_offset(std::uint32_t offset, int row_bytes) {
-  const std::uint32_t units = static_cast<std::uint32_t>(row_bytes / 16 - 1);  // 1, 3 or 7
-  return offset ^ (((offset >> 7) & units) << 4);
-}
-
 // Per run (enqueued on `stream`, no allocation, capturable): gathered block j = A's stored block
-// source[j] with swizzled_offset's layout. `values` and `gathered` 16-byte aligned, R * C * 2 a
+// source[j], its rows (2 C bytes each) laid out by swizzled_offset (tma_swizzle.hpp). `values` and `gathered` 16-byte aligned, R * C * 2 a
 // multiple of 512 (R, C in {16, 32, 64, 128}, 2 C <= 128).
 void gather_row_groups(const void* values, const int* source, std::int64_t nnzb, int R, int C, void* gathered,
                        cudaStream_t stream);

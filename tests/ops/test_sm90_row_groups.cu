@@ -25,6 +25,7 @@
 #include "bsrflow/ops/gemm_plan.hpp"
 #include "bsrflow/ops/sm90_choose.hpp"
 #include "bsrflow/ops/sm90_row_groups.hpp"
+#include "bsrflow/ops/tma_swizzle.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
 #include "support/fake_device.hpp"
 #include "support/gemm_problem.hpp"
@@ -98,23 +99,31 @@ TEST_CASE("row groups: items are the union of the group's columns, blocks in row
 
 TEST_CASE("row groups: the gathered layout is the TMA swizzle of the block's rows", "[ops][sm90][rowgroup]") {
   // 32-byte rows (C = 16): 16-byte unit bit 4 flips with address bit 7 (every fifth row pair).
-  CHECK(sm90::swizzled_offset(0, 32) == 0);
-  CHECK(sm90::swizzled_offset(16, 32) == 16);
-  CHECK(sm90::swizzled_offset(128, 32) == 144);
-  CHECK(sm90::swizzled_offset(144, 32) == 128);
+  CHECK(swizzled_offset(0, 32) == 0);
+  CHECK(swizzled_offset(16, 32) == 16);
+  CHECK(swizzled_offset(128, 32) == 144);
+  CHECK(swizzled_offset(144, 32) == 128);
   // 64-byte rows: bits 4-5 take bits 7-8; 128-byte rows: bits 4-6 take bits 7-9.
-  CHECK(sm90::swizzled_offset(384 + 16, 64) == 384 + (16 ^ (3 << 4)));
-  CHECK(sm90::swizzled_offset(7 * 128 + 32, 128) == 7 * 128 + (32 ^ (7 << 4)));
+  CHECK(swizzled_offset(384 + 16, 64) == 384 + (16 ^ (3 << 4)));
+  CHECK(swizzled_offset(7 * 128 + 32, 128) == 7 * 128 + (32 ^ (7 << 4)));
   for (int row_bytes : {32, 64, 128}) {
     CAPTURE(row_bytes);
     std::vector<int> seen(2048, 0);
     for (std::uint32_t o = 0; o < 2048; o += 16) {
-      const std::uint32_t s = sm90::swizzled_offset(o, row_bytes);
-      CHECK(sm90::swizzled_offset(s, row_bytes) == o);  // an involution
+      const std::uint32_t s = swizzled_offset(o, row_bytes);
+      CHECK(swizzled_offset(s, row_bytes) == o);  // an involution
       CHECK(s / 128 == o / 128);                         // within its 128-byte line
       ++seen[s];
     }
     for (std::uint32_t o = 0; o < 2048; o += 16) CHECK(seen[o] == 1);  // a permutation
+    // Per row and 16-byte chunk: the chunk index XOR the row's key (what the skinny kernel's
+    // ldmatrix addressing reads it as).
+    for (std::uint32_t row = 0; row < 2048u / row_bytes; ++row)
+      for (std::uint32_t chunk = 0; chunk < static_cast<std::uint32_t>(row_bytes) / 16; ++chunk) {
+        const std::uint32_t line = row * row_bytes;
+        const std::uint32_t key = (line >> 7) & (row_bytes / 16 - 1);
+        CHECK(swizzled_offset(line + chunk * 16, row_bytes) == line + ((chunk ^ key) << 4));
+      }
   }
 }
 
@@ -220,7 +229,7 @@ TEST_CASE("row groups: the device builder and the gather match the host rule", "
     std::vector<std::uint16_t> want(values.size());
     for (int j = 0; j < blocks; ++j)
       for (int o = 0; o < per_block * 2; o += 16) {
-        const std::uint32_t from = sm90::swizzled_offset(static_cast<std::uint32_t>(o), 2 * b);
+        const std::uint32_t from = swizzled_offset(static_cast<std::uint32_t>(o), 2 * b);
         std::memcpy(reinterpret_cast<unsigned char*>(want.data()) + static_cast<std::size_t>(j) * per_block * 2 + o,
                     reinterpret_cast<const unsigned char*>(values.data()) +
                         static_cast<std::size_t>(source[j]) * per_block * 2 + from,
