@@ -209,7 +209,8 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   const int G = cfg.row_group;
   if (G > 1) {
-    impl->row_groups = sm90::build_row_groups(row_ptr, static_cast<const int*>(A.col_idx), block_rows, G, stream);
+    impl->row_groups =
+        sm90::build_row_groups(row_ptr, static_cast<const int*>(A.col_idx), block_rows, A.nnzb, G, stream);
     impl->gathered_a = DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(A.nnzb) * A.R * A.C, stream);
   }
   const int units = G > 1 ? impl->row_groups.groups : block_rows;
@@ -393,8 +394,8 @@ int GemmPlan::split_rows() const {
 }
 std::size_t GemmPlan::workspace_bytes() const {
   const Impl& p = checked(impl_);
-  return p.workspace.bytes() + p.split_sync.bytes() + p.gathered_a.bytes() + p.skinny.partials.bytes() + p.skinny.counters.bytes() +
-         p.skinny.split_of_slot.bytes();
+  return p.workspace.bytes() + p.split_sync.bytes() + p.gathered_a.bytes() + p.skinny.partials.bytes() +
+         p.skinny.counters.bytes() + p.skinny.split_of_slot.bytes();
 }
 
 std::string GemmPlan::name() const {

@@ -36,11 +36,20 @@ int max_stages(const KernelEntry& entry, const DeviceInfo& device) {
   return s >= kMinStages ? s : 0;
 }
 
+namespace {
+
+// The options leave swath, k-chunk and orientation to the planner. The tuned geometries that
+// depend on the pattern (the wide swath at R = 64, row groups) exist with their own tuned values
+// only, so any of the three fixed by the caller names the standard kernel (an explicit k-chunk must
+// not meet a missing kernel).
+bool geometry_left_to_planner(const GemmOptions& options) {
+  return options.swath == 0 && options.k_chunk == 0 && !options.orientation;
+}
+
+}  // namespace
+
 bool choice_reads_rows(const GemmBsrOperand& A, const DenseDesc& B, const GemmOptions& options) {
-  // The wide swath exists with its tuned chunk and orientation only, so any of the three fixed by
-  // the caller keeps the standard swath (an explicit k-chunk must not meet a missing kernel).
-  return options.swath == 0 && options.k_chunk == 0 && !options.orientation &&
-         wide_swath_candidate(A.R, A.C, B.layout, B.cols);
+  return geometry_left_to_planner(options) && wide_swath_candidate(A.R, A.C, B.layout, B.cols);
 }
 
 Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C, const GemmOptions& options,
@@ -75,12 +84,12 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
                       str(kRowGroupRows));
   // The tuned row group only where the options leave the kernel's geometry to the planner (a
   // caller's swath, k-chunk, orientation or CTA pairs name a one-row kernel).
-  const bool geometry_free = options.swath == 0 && options.k_chunk == 0 && !options.orientation && options.cluster != 2;
-  const double blocks = static_cast<double>(ceil_div(A.rows, A.R)) * static_cast<double>(ceil_div(A.cols, A.C));
-  const double density = blocks > 0 ? static_cast<double>(A.nnzb) / blocks : 0.0;
-  cfg.row_group = options.row_group > 0         ? options.row_group
-                  : geometry_free ? tuned_row_group(A.R, A.C, B.layout, density)
-                                  : 1;
+  if (options.row_group > 0) {
+    cfg.row_group = options.row_group;
+  } else if (geometry_left_to_planner(options) && options.cluster != 2) {
+    const double blocks = static_cast<double>(ceil_div(A.rows, A.R)) * static_cast<double>(ceil_div(A.cols, A.C));
+    cfg.row_group = tuned_row_group(A.R, A.C, B.layout, blocks > 0 ? static_cast<double>(A.nnzb) / blocks : 0.0);
+  }
   if (cfg.row_group > 1) {
     // One kernel geometry per shape: explicit options must agree with it (no silent fallback).
     BSRFLOW_REQUIRE(row_group_shape(A.R, A.C), Errc::unsupported,

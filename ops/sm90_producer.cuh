@@ -61,9 +61,9 @@ __device__ __forceinline__ StageRecord<K> record_batch(const GemmParams& p, cons
 
 // Run by all 32 lanes of producer warp `warp` (of K::kProducerWarps); its lane 0 issues the stages
 // whose sequence number is `warp` modulo kProducerWarps. Every producer warp walks every stage (the
-// same stage / phase state), so the ring order is unchanged; only the issuing is dealt out. Lanes fetch 32 column indices (row
-// groups: items) at a time (one coalesced load, a batch ahead) and broadcast them, so the issuing thread never waits
-// on a dependent global load per block.
+// same stage / phase state), so the ring order is unchanged; only the issuing is dealt out. Lanes
+// fetch 32 column indices (row groups: items) at a time (one coalesced load, a batch ahead) and
+// broadcast them, so the issuing thread never waits on a dependent global load per block.
 //
 // NOTES (perf_log entries 1-4, H100): the issue path of this one thread bounds small blocks
 // (a 16x16 swath-512 stage is 9 boxes in ~0.5 us), so it is kept minimal: a fully unrolled box

@@ -68,7 +68,7 @@ __global__ void gather_kernel(const uint4* values, const int* source, std::int64
 
 }  // namespace
 
-RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_rows, int group_rows,
+RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_rows, std::int64_t nnzb, int group_rows,
                            cudaStream_t stream) {
   BSRFLOW_REQUIRE(block_rows >= 1 && group_rows >= 1 && group_rows <= kMaxRowGroup, Errc::invalid_argument,
                   "build_row_groups: " + std::to_string(block_rows) + " block rows in groups of " +
@@ -91,8 +91,6 @@ RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_row
                                              static_cast<int>(n), stream));
   int total = 0;
   BSRFLOW_CUDA(cudaMemcpyAsync(&total, rg.item_ptr.data() + rg.groups, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  int nnzb = 0;
-  BSRFLOW_CUDA(cudaMemcpyAsync(&nnzb, row_ptr + block_rows, sizeof(int), cudaMemcpyDeviceToHost, stream));
   BSRFLOW_CUDA(cudaStreamSynchronize(stream));
   rg.num_items = total;
   rg.items = DeviceBuffer<RowGroupItem>(static_cast<std::size_t>(total), stream);

@@ -40,11 +40,12 @@ struct HostRowGroups {
   std::vector<int> source;
 };
 
-// `row_ptr` (block_rows + 1) and `col_idx` (row_ptr[block_rows] entries) on the device;
+// `row_ptr` (block_rows + 1) and `col_idx` (nnzb = row_ptr[block_rows] entries) on the device;
 // 1 <= group_rows <= kMaxRowGroup. Columns need not be sorted within a row for the result to be
 // a correct schedule (an item never holds two blocks of one row), but sorted rows (the BSR
 // invariant) give the fewest items. Allocates and synchronises `stream` once (the item count).
-RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_rows, int group_rows, cudaStream_t stream);
+RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_rows, std::int64_t nnzb, int group_rows,
+                           cudaStream_t stream);
 
 // The same on the host: the test oracle, and the rule in plain code.
 HostRowGroups build_row_groups_host(const std::vector<int>& row_ptr, const std::vector<int>& col_idx,

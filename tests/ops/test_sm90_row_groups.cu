@@ -203,7 +203,8 @@ TEST_CASE("row groups: the device builder and the gather match the host rule", "
       const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, G);
       DeviceBuffer<int> d_row_ptr = DeviceBuffer<int>::from_host(row_ptr, stream);
       DeviceBuffer<int> d_col_idx = DeviceBuffer<int>::from_host(col_idx, stream);
-      const sm90::RowGroups d = sm90::build_row_groups(d_row_ptr.data(), d_col_idx.data(), 37, G, stream);
+      const sm90::RowGroups d = sm90::build_row_groups(d_row_ptr.data(), d_col_idx.data(), 37,
+                                                       static_cast<std::int64_t>(col_idx.size()), G, stream);
       CHECK(d.groups == (37 + G - 1) / G);
       CHECK(d.num_items == static_cast<int>(h.items.size()));
       CHECK(d.item_ptr.to_host(stream) == h.item_ptr);
