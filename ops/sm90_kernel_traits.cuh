@@ -125,13 +125,16 @@ struct KernelTraits {
 
   // ---- wgmma operand descriptors --------------------------------------------------------------
   // K-major chunk (rows of KC elements): 8-row groups are 8 * KC * 2 bytes apart.
-  static __device__ __forceinline__ std::uint64_t desc_k_major(std::uint32_t addr) {
-    return make_smem_desc(addr, 16, 8 * kRowBytesK, kSwizzleK);
-  }
+  static constexpr std::uint64_t kDescK = make_smem_desc(0, 16, 8 * kRowBytesK, kSwizzleK);
   // MN-major row-major-B chunk: 64-wide MN chunks are KC * 128 bytes apart, 8 K-rows per 1024.
-  static __device__ __forceinline__ std::uint64_t desc_mn_major(std::uint32_t addr) {
-    return make_smem_desc(addr, KC * 128, 1024, SmemSwizzle::b128);
-  }
+  static constexpr std::uint64_t kDescMN = make_smem_desc(0, KC * 128, 1024, SmemSwizzle::b128);
+  // B's (K-major when B is column-major, MN-major when row-major).
+  static constexpr std::uint64_t kDescB = kBColMajor ? kDescK : kDescMN;
+  // Their high words (stride offset, swizzle) hold for every address.
+  static constexpr std::uint32_t kDescHiK = static_cast<std::uint32_t>(kDescK >> 32);
+  static constexpr std::uint32_t kDescHiB = static_cast<std::uint32_t>(kDescB >> 32);
+  static BSRFLOW_SM90_HD constexpr std::uint64_t desc_k_major(std::uint32_t addr) { return desc_at(kDescK, addr); }
+  static BSRFLOW_SM90_HD constexpr std::uint64_t desc_b(std::uint32_t addr) { return desc_at(kDescB, addr); }
   // Byte offset of swath column `col` (a multiple of 64) and of k16 step `ks` in a B stage.
   static __device__ __forceinline__ std::uint32_t b_offset(int col, int ks) {
     if constexpr (kBColMajor) return col * kRowBytesK + ks * 32;

@@ -53,6 +53,17 @@ BSRFLOW_SM90_HD constexpr std::uint64_t make_smem_desc(std::uint32_t smem_addr, 
          (static_cast<std::uint64_t>(swizzle) << 62);
 }
 
+// Descriptor `desc` (built for address 0) moved to shared address `smem_addr`.
+BSRFLOW_SM90_HD constexpr std::uint64_t desc_at(std::uint64_t desc, std::uint32_t smem_addr) {
+  return desc | make_smem_desc(smem_addr, 0, 0, SmemSwizzle::none);
+}
+
+// A descriptor from its low word (start address / 16, leading byte offset / 16) and its high word
+// (stride byte offset / 16, base offset, swizzle).
+BSRFLOW_SM90_HD constexpr std::uint64_t desc_from_words(std::uint32_t lo, std::uint32_t hi) {
+  return (static_cast<std::uint64_t>(hi) << 32) | lo;
+}
+
 #if defined(__CUDACC__)
 
 // ---- Ordering ---------------------------------------------------------------------------------

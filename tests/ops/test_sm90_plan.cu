@@ -16,6 +16,7 @@
 #include "bsrflow/ops/sm90_choose.hpp"
 #include "bsrflow/ops/sm90_kernels.hpp"
 #include "bsrflow/ops/sm90_schedule_build.hpp"
+#include "bsrflow/ops/sm90_kernel_traits.cuh"
 #include "bsrflow/ops/sm90_wgmma.cuh"
 #include "bsrflow/ops/tuning_sm90.hpp"
 #include "support/fake_device.hpp"
@@ -97,6 +98,30 @@ TEST_CASE("wgmma shared-memory descriptors encode address, strides and swizzle",
   CHECK(swizzle_for_row_bytes(128) == SmemSwizzle::b128);
   CHECK(swizzle_for_row_bytes(64) == SmemSwizzle::b64);
   CHECK(swizzle_for_row_bytes(32) == SmemSwizzle::b32);
+}
+
+TEST_CASE("wgmma descriptors moved by adding to their low word equal descriptors built at the address",
+          "[ops][sm90]") {
+  using namespace bsrflow::sm90;
+  // The consumers build each descriptor as a stage-0 low word plus (stage, block, k-step) offset / 16
+  // beside a constant high word (sm90_consumer.cuh stage_descriptors, mma_stage).
+  using K16 = KernelTraits<__half, 16, 16, 512, true, false, false, 4>;  // 32-byte K rows, MN-major B
+  using K64 = KernelTraits<__nv_bfloat16, 64, 64, 256, false, true, false>;  // 128-byte rows, K-major B
+  for (std::uint32_t base : {0x400u, 0x2000u, 0x10400u}) {
+    for (std::uint32_t offset : {0u, 32u, 512u, 0x4800u, 8u * 0x4800u + 3u * 512u}) {  // all below 227 KiB
+      CAPTURE(base, offset);
+      const auto lo16 = static_cast<std::uint32_t>(K16::desc_k_major(base));
+      CHECK(desc_from_words(lo16 + offset / 16, K16::kDescHiK) == K16::desc_k_major(base + offset));
+      const auto lo16b = static_cast<std::uint32_t>(K16::desc_b(base));
+      CHECK(desc_from_words(lo16b + offset / 16, K16::kDescHiB) == K16::desc_b(base + offset));
+      CHECK(K16::desc_b(base) == make_smem_desc(base, 16 * 128, 1024, SmemSwizzle::b128));
+      const auto lo64b = static_cast<std::uint32_t>(K64::desc_b(base));
+      CHECK(desc_from_words(lo64b + offset / 16, K64::kDescHiB) == K64::desc_b(base + offset));
+      CHECK(K64::desc_b(base) == make_smem_desc(base, 16, 1024, SmemSwizzle::b128));
+    }
+  }
+  // The largest shared address a stage can reach keeps the start-address field from carrying.
+  CHECK(static_cast<std::uint32_t>(K16::desc_k_major(227u * 1024u)) >> 16 == 1u);
 }
 
 TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][sm90]") {
