@@ -101,12 +101,15 @@ constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout, int swat
 // plan in one process; H100 | H200):
 //   16 x 16: 3% 0.84 | 0.77, 6.25% 0.97 | 0.89, 12.5% 1.11 | 1.00, 25% 1.32 | 1.17
 //   32 x 32: 6.25% 0.84 | 0.77, 12.5% 0.98 | 0.88, 25% 1.15 | 1.04, 50% 1.46 | 1.28
-// so the planner takes them from 12.5% at 16 x 16 and from 25% at 32 x 32 (kRowGroupMinDensity*,
-// a little below the measured points), with row-major B (the tuner also picked them for 32 x 32
-// with column-major B at 12.5%: +10% H100, +3-4% H200), where the options leave the geometry to it.
+// With the consumer's cheaper descriptors (entry 50) the crossings moved down (bsr_bench, same
+// ratio; H100 | H200): 16 x 16 6.25% 0.98 | 0.96, 9% 1.07 | 1.03; 32 x 32 12.5% 0.98 | 0.98 (1.03
+// on a second H100), 18.75% 1.08 | 1.09. So the planner takes them from 8% at 16 x 16 and from 15%
+// at 32 x 32 (kRowGroupMinDensity*), with row-major B (the tuner also picked them for 32 x 32
+// with column-major B at 12.5%: +10% H100, +3-4% H200, entry 49), where the options leave the
+// geometry to it.
 constexpr int kRowGroupRows = 4;
-constexpr double kRowGroupMinDensity16 = 0.12;
-constexpr double kRowGroupMinDensity32 = 0.24;
+constexpr double kRowGroupMinDensity16 = 0.08;
+constexpr double kRowGroupMinDensity32 = 0.15;
 constexpr bool row_group_shape(int R, int C) { return (R == 16 || R == 32) && C == R; }
 constexpr int row_group_swath(int R) { return R == 16 ? 512 : 256; }
 // `density`: stored blocks / (block rows x block columns).

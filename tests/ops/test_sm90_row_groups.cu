@@ -145,16 +145,20 @@ TEST_CASE("row groups: options and errors on a fake H100", "[ops][sm90][rowgroup
                                  std::to_string(sm90::row_group_swath(b)) + "_s" + std::to_string(c.config.stages) +
                                  "_swap_g4");
     // The planner's own choice (tuning_sm90.hpp tuned_row_group): by density (of the 64 blocks),
-    // from 12% at 16 x 16 and from 24% at 32 x 32, row-major B only.
+    // from 8% at 16 x 16 and from 15% at 32 x 32, row-major B only.
     auto planned_rows = [&](std::int64_t nnzb, Layout bl) {
       return sm90::choose(pattern_of(8 * b, 8 * b, b, b, nnzb), DType::f16, dense(8 * b, 1024, bl), dense(8 * b, 1024),
                           GemmOptions{}, h100)
           .config.row_group;
     };
-    CHECK(planned_rows(4, Layout::row_major) == 1);   // 6.25%
+    CHECK(planned_rows(4, Layout::row_major) == 1);                  // 6.25%
+    CHECK(planned_rows(5, Layout::row_major) == 1);                  // 7.8%
+    CHECK(planned_rows(6, Layout::row_major) == (b == 16 ? 4 : 1));  // 9.4%
     CHECK(planned_rows(8, Layout::row_major) == (b == 16 ? 4 : 1));  // 12.5%
-    CHECK(planned_rows(16, Layout::row_major) == 4);  // 25%
-    CHECK(planned_rows(32, Layout::row_major) == 4);  // 50%
+    CHECK(planned_rows(9, Layout::row_major) == (b == 16 ? 4 : 1));  // 14.1%
+    CHECK(planned_rows(10, Layout::row_major) == 4);                 // 15.6%
+    CHECK(planned_rows(16, Layout::row_major) == 4);                 // 25%
+    CHECK(planned_rows(32, Layout::row_major) == 4);                 // 50%
     CHECK(planned_rows(32, Layout::col_major) == 1);
     CHECK(sm90::tuned_row_group(b, b, Layout::row_major, 0.5) == 4);
     CHECK(sm90::tuned_row_group(64, 64, Layout::row_major, 0.5) == 1);
