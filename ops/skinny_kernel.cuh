@@ -29,6 +29,7 @@
 #include "bsrflow/ops/mma_sm80.cuh"
 #include "bsrflow/ops/sm90_tma.cuh"
 #include "bsrflow/ops/skinny_params.hpp"
+#include "bsrflow/ops/tma_swizzle.hpp"
 #include "bsrflow/ops/tuning_skinny.hpp"
 
 namespace bsrflow::skinny {
@@ -43,16 +44,6 @@ __device__ __forceinline__ void store_c(const Params& p, int row, int col, float
   float v = p.alpha * acc;
   if (p.beta != 0.0f) v += p.beta * widen(c[at]);  // C is not read when beta == 0
   c[at] = narrow<TOut>(v);
-}
-
-// Byte offset of 16-byte chunk `chunk` of row `row` in a tile of `row_bytes`-byte rows (32, 64
-// or 128) that TMA wrote with the swizzle of that width: address bits [4, 4 + log2(row_bytes / 16))
-// are XORed with bits [7, ...). ldmatrix's eight rows at one chunk column then hit eight different
-// 16-byte bank groups.
-__device__ __forceinline__ std::uint32_t swizzled(int row, int chunk, int row_bytes) {
-  const std::uint32_t line = static_cast<std::uint32_t>(row * row_bytes);
-  const std::uint32_t key = (line >> 7) & static_cast<std::uint32_t>(row_bytes / 16 - 1);
-  return line + ((static_cast<std::uint32_t>(chunk) ^ key) << 4);
 }
 
 template <class TIn, class TOut, bool BColMajor, int NT>
@@ -168,7 +159,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
       const int blk = f >> log_ksteps, ks = f & (ksteps - 1);
       const int a_chunk = ks * 2 + lane_half;  // 16-byte chunk along the block row
       const std::uint32_t a_addr = a_stage + blk * a_bytes + (a_chunk / chunks_cb) * (R * cb * 2) +
-                                   swizzled(a_row, a_chunk % chunks_cb, cb * 2);
+                                   swizzled_chunk_offset(a_row, a_chunk % chunks_cb, cb * 2);
       std::uint32_t a[4];
       sm80::ldmatrix_x4(a, a_addr);
       const std::uint32_t b_base = b_stage + blk * b_bytes;
@@ -178,9 +169,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
         if constexpr (BColMajor) {
           const int k_chunk = ks * 2 + lane_khalf;
           sm80::ldmatrix_x4(b, b_base + (k_chunk / chunks_cb) * (W * cb * 2) +
-                                   swizzled(pair * 16 + lane_n, k_chunk % chunks_cb, cb * 2));
+                                   swizzled_chunk_offset(pair * 16 + lane_n, k_chunk % chunks_cb, cb * 2));
         } else {
-          sm80::ldmatrix_x4_trans(b, b_base + swizzled(ks * 16 + lane_row, pair * 2 + lane_half, W * 2));
+          sm80::ldmatrix_x4_trans(b, b_base + swizzled_chunk_offset(ks * 16 + lane_row, pair * 2 + lane_half, W * 2));
         }
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair], a, b[0], b[1]);
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair + 1], a, b[2], b[3]);

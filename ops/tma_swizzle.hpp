@@ -1,7 +1,6 @@
 // Where TMA's shared-memory swizzle puts a byte, for code that lays out or reads swizzled tiles
-// with its own addressing (the row-group gather). Host and device. The skinny kernel's
-// `swizzled(row, chunk, row_bytes)` (skinny_kernel.cuh) is the same rule per row and chunk
-// (tested equal in test_sm90_row_groups.cu); it keeps its own form until it is re-measured.
+// with its own addressing (the row-group gather, the skinny kernel's ldmatrix addresses). Host and
+// device. Two forms of one rule, tested equal (test_sm90_row_groups.cu).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +16,15 @@ namespace bsrflow {
 BSRFLOW_HD inline std::uint32_t swizzled_offset(std::uint32_t offset, int row_bytes) {
   const std::uint32_t units = static_cast<std::uint32_t>(row_bytes / 16 - 1);  // 1, 3 or 7
   return offset ^ (((offset >> 7) & units) << 4);
+}
+
+// The same, per row and 16-byte chunk: where chunk `chunk` of row `row` lies. The skinny kernel
+// reads its tiles in this form; written as swizzled_offset(row * row_bytes + chunk * 16) it
+// compiled to other register allocation and ran 0.5-1.3% slower (perf_log entry 50).
+BSRFLOW_HD inline std::uint32_t swizzled_chunk_offset(int row, int chunk, int row_bytes) {
+  const std::uint32_t line = static_cast<std::uint32_t>(row * row_bytes);
+  const std::uint32_t key = (line >> 7) & static_cast<std::uint32_t>(row_bytes / 16 - 1);
+  return line + ((static_cast<std::uint32_t>(chunk) ^ key) << 4);
 }
 
 }  // namespace bsrflow

@@ -116,13 +116,15 @@ TEST_CASE("row groups: the gathered layout is the TMA swizzle of the block's row
       ++seen[s];
     }
     for (std::uint32_t o = 0; o < 2048; o += 16) CHECK(seen[o] == 1);  // a permutation
-    // Per row and 16-byte chunk: the chunk index XOR the row's key (what the skinny kernel's
-    // ldmatrix addressing reads it as).
+    // Per row and 16-byte chunk (the form the skinny kernel's ldmatrix addressing reads): the
+    // chunk index XOR the row's key.
     for (std::uint32_t row = 0; row < 2048u / row_bytes; ++row)
       for (std::uint32_t chunk = 0; chunk < static_cast<std::uint32_t>(row_bytes) / 16; ++chunk) {
         const std::uint32_t line = row * row_bytes;
         const std::uint32_t key = (line >> 7) & (row_bytes / 16 - 1);
         CHECK(swizzled_offset(line + chunk * 16, row_bytes) == line + ((chunk ^ key) << 4));
+        CHECK(swizzled_chunk_offset(static_cast<int>(row), static_cast<int>(chunk), row_bytes) ==
+              swizzled_offset(line + chunk * 16, row_bytes));
       }
   }
 }
