@@ -35,6 +35,10 @@ DeviceInfo device_info(int ordinal) {
   info.smem_per_block_optin = prop.sharedMemPerBlockOptin;
   info.smem_per_sm = prop.sharedMemPerMultiprocessor;
   info.global_mem_bytes = prop.totalGlobalMem;
+  int memory_khz = 0, bus_bits = 0;
+  BSRFLOW_CUDA(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, ordinal));
+  BSRFLOW_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+  info.memory_bandwidth = 2.0 * 1e3 * memory_khz * (bus_bits / 8.0);
   return info;
 }
 

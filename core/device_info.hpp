@@ -16,6 +16,9 @@ struct DeviceInfo {
   std::size_t smem_per_block_optin = 0;  // dynamic shared memory a block may opt into
   std::size_t smem_per_sm = 0;
   std::size_t global_mem_bytes = 0;
+  // Peak memory bandwidth in bytes per second (2 x memory clock x bus width: HBM moves data on
+  // both clock edges); 0 where the driver does not say. H100 SXM 3.35e12, H200 4.8e12.
+  double memory_bandwidth = 0.0;
 
   bool is_hopper() const noexcept { return cc_major == 9 && cc_minor == 0; }
   int compute_capability() const noexcept { return cc_major * 10 + cc_minor; }

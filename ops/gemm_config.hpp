@@ -2,7 +2,7 @@
 // kernel instantiation or sizes its launch is here; the printable name is derived from it
 // (CUTLASS-profiler style), e.g. "bsr_sm90_f16_r64c64_swath256_s5",
 // "bsr_sm90_f16_r16c16_swath512_s8_swap_bcol", "bsr_sm90_f16_r128c128_swath256_s4_pair" or
-// "bsr_sm90_f16_r16c16_swath512_s12_swap_g4".
+// "bsr_sm90_f16_r16c16_swath512_s12_swap_g4" ("_g4x2": two row-group items per stage).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +36,8 @@ struct Sm90Config {
   // {16, 32}, k-chunk = C): each stage brings one block column's B slice and the group's blocks in
   // that column, so rows sharing a column share its B load (sm90_row_groups.hpp).
   int row_group = 1;
+  // Row groups: items per ring stage, 1 or 2 (16 x 16 only; tuning_sm90.hpp tuned_items_per_stage).
+  int items_per_stage = 1;
 
   // Default K extent of one pipeline stage: a 128-wide block is cut into two 64-deep chunks so
   // that more stages fit in shared memory (and the 128-byte swizzle row holds 64 16-bit
@@ -55,6 +57,7 @@ struct Sm90Config {
     if (b_layout == Layout::col_major) s += "_bcol";
     if (cluster == 2) s += "_pair";
     if (row_group > 1) s += "_g" + std::to_string(row_group);
+    if (items_per_stage > 1) s += "x" + std::to_string(items_per_stage);
     if (copy_only) s += "_copy";
     return s;
   }

@@ -116,7 +116,7 @@ const void* placeholder() {
 // Options that only the Hopper kernel has: setting one asks for it.
 bool hopper_options(const GemmOptions& o) {
   return o.swath > 0 || o.stages > 0 || o.k_chunk > 0 || o.orientation.has_value() || o.copy_only || o.max_ctas > 0 ||
-         o.cluster > 0 || o.row_group > 0;
+         o.cluster > 0 || o.row_group > 0 || o.items_per_stage > 0;
 }
 
 bool wants_skinny(const GemmOptions& o, const DenseDesc& B) {
@@ -274,7 +274,8 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
 // splitting is tunable, so turning it off fixes it too).
 bool fixed_by_options(const GemmOptions& o) {
   return o.kernel == GemmOptions::Choice::reference || o.kernel == GemmOptions::Choice::skinny || o.swath > 0 || o.stages > 0 || o.k_chunk > 0 ||
-         o.orientation.has_value() || o.copy_only || !o.split_long_rows || o.row_group > 0;
+         o.orientation.has_value() || o.copy_only || !o.split_long_rows || o.row_group > 0 ||
+         o.items_per_stage > 0;
 }
 
 std::string ms_text(double ms) {

@@ -74,7 +74,7 @@ const char* tuning_source_name(TuningSource s);
 struct GemmOptions {
   enum class Choice : std::uint8_t { automatic, sm90, reference, skinny };
   // automatic: the skinny kernel when N <= 64 and no Hopper-only option below is set (swath,
-  // stages, k_chunk, orientation, copy_only, max_ctas, cluster, row_group), else the Hopper
+  // stages, k_chunk, orientation, copy_only, max_ctas, cluster, row_group, items_per_stage), else the Hopper
   // kernel where it applies, else the reference kernel (the plan says why). sm90 / skinny: that kernel, or
   // Error(unsupported) saying why not, instead of falling back. reference: always reference.
   Choice kernel = Choice::automatic;
@@ -102,6 +102,11 @@ struct GemmOptions {
   // perf_log entries 48-49). A's values are gathered into item order before each run, into the
   // plan's workspace. The plan's name ends in "_g4" when row groups run. With cluster 0 or 1 only.
   int row_group = 0;
+  // Row groups of 16 x 16 blocks: items per ring stage. 0 = tuned (two on GPUs whose memory moves
+  // at least 4 TB/s, such as the H200; else one; tuning_sm90.hpp tuned_items_per_stage), 1, or 2
+  // (half as many stages, each carrying two items; perf_log entries 50-51). The plan's name ends
+  // in "_g4x2" when two run. 2 needs row groups (row_group 4, or 0 where the planner takes them).
+  int items_per_stage = 0;
   // beta == 0, direct orientation: asynchronous TMA stores of output chunks (a switch for
   // measuring its effect; perf_log entry 2).
   bool tma_store_epilogue = true;

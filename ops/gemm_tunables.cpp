@@ -14,6 +14,7 @@ std::string GemmTunedConfig::name() const {
                   (variant.orientation == GemmOrientation::swap ? "_swap" : "_direct") + "_kc" +
                   std::to_string(variant.k_chunk);
   if (variant.row_group > 1) s += "_g" + std::to_string(variant.row_group);
+  if (variant.items_per_stage > 1) s += "x" + std::to_string(variant.items_per_stage);
   s += "_s" + std::to_string(stages);
   if (!split_long_rows) s += "_nosplit";
   return s;
@@ -30,12 +31,12 @@ std::vector<Sm90KernelVariant> tunable_variants(DType in, int R, int C, Layout b
         C % k.k_chunk != 0)
       continue;
     const Sm90KernelVariant v{k.swath, k.swap ? GemmOrientation::swap : GemmOrientation::direct, k.k_chunk,
-                              k.row_group};
+                              k.row_group, k.items_per_stage};
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   }
   std::sort(out.begin(), out.end(), [](const Sm90KernelVariant& a, const Sm90KernelVariant& b) {
-    return std::tuple(a.swath, a.orientation, a.k_chunk, a.row_group) <
-           std::tuple(b.swath, b.orientation, b.k_chunk, b.row_group);
+    return std::tuple(a.swath, a.orientation, a.k_chunk, a.row_group, a.items_per_stage) <
+           std::tuple(b.swath, b.orientation, b.k_chunk, b.row_group, b.items_per_stage);
   });
   return out;
 }
@@ -52,6 +53,7 @@ const sm90::KernelEntry* entry_of(DType in, int R, int C, Layout b_layout, const
   cfg.b_layout = b_layout;
   cfg.kc = v.k_chunk;
   cfg.row_group = v.row_group;
+  cfg.items_per_stage = v.items_per_stage;
   return sm90::find_kernel(sm90::key_of(cfg));
 }
 
@@ -96,6 +98,7 @@ GemmOptions options_for(const GemmTunedConfig& config, GemmOptions base) {
   base.orientation = config.variant.orientation;
   base.k_chunk = config.variant.k_chunk;
   base.row_group = config.variant.row_group;
+  base.items_per_stage = config.variant.items_per_stage;
   base.stages = config.stages;
   base.split_long_rows = config.split_long_rows;
   base.tuning = GemmTuning::off;

@@ -24,6 +24,7 @@ struct Sm90KernelVariant {
   GemmOrientation orientation = GemmOrientation::direct;
   int k_chunk = 0;  // explicit (never 0 in the enumeration)
   int row_group = 1;  // block rows per tile (Sm90Config::row_group)
+  int items_per_stage = 1;  // row-group items per ring stage (Sm90Config::items_per_stage)
   friend bool operator==(const Sm90KernelVariant&, const Sm90KernelVariant&) = default;
 };
 
@@ -31,13 +32,14 @@ struct GemmTunedConfig {
   Sm90KernelVariant variant;
   int stages = 0;
   bool split_long_rows = true;
-  // "swath256_direct_kc64_s5", "swath512_swap_kc16_g4_s12", plus "_nosplit" when rows are not split.
+  // "swath256_direct_kc64_s5", "swath512_swap_kc16_g4_s12", "swath512_swap_kc16_g4x2_s6", plus
+  // "_nosplit" when rows are not split.
   std::string name() const;
   friend bool operator==(const GemmTunedConfig&, const GemmTunedConfig&) = default;
 };
 
 // Instantiated, non-probe variants for (in, R, C, B layout), ordered by swath, then direct
-// before swap, then k-chunk, then row group. Empty where the Hopper kernel does not apply (dtype, block shape).
+// before swap, then k-chunk, then row group, then items per stage. Empty where the Hopper kernel does not apply (dtype, block shape).
 std::vector<Sm90KernelVariant> tunable_variants(DType in, int R, int C, Layout b_layout);
 
 // Ring depths the tuner tries for `variant` on `device`: the deepest that fits (the heuristic's

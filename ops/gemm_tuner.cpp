@@ -91,7 +91,7 @@ double time_plan(const GemmPlan& plan, BsrView<const TIn> A, DenseView<const TIn
 }
 
 GemmTunedConfig tuned_config_of(const Sm90Config& c, bool split) {
-  return {{c.swath, c.orientation, c.k_chunk(), c.row_group}, c.stages, split};
+  return {{c.swath, c.orientation, c.k_chunk(), c.row_group, c.items_per_stage}, c.stages, split};
 }
 
 struct Scratch {

@@ -105,6 +105,19 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
     cfg.orientation = GemmOrientation::swap;
     if (options.swath == 0) cfg.swath = row_group_swath(A.R);
   }
+  BSRFLOW_REQUIRE(options.items_per_stage >= 0 && options.items_per_stage <= kMaxItemsPerStage,
+                  Errc::invalid_argument,
+                  "GemmOptions::items_per_stage (" + str(options.items_per_stage) + ") must be 0 (tuned), 1 or " +
+                      str(kMaxItemsPerStage));
+  if (options.items_per_stage > 1) {
+    BSRFLOW_REQUIRE(two_items_shape(A.R, A.C, cfg.row_group), Errc::unsupported,
+                    "GemmOptions::items_per_stage = " + str(options.items_per_stage) +
+                        " is a form of the 16 x 16 row-group kernel; this plan has " + str(A.R) + " x " + str(A.C) +
+                        " blocks and row_group " + str(cfg.row_group));
+    cfg.items_per_stage = options.items_per_stage;
+  } else if (options.items_per_stage == 0) {
+    cfg.items_per_stage = tuned_items_per_stage(A.R, A.C, cfg.row_group, device.memory_bandwidth);
+  }
   if (options.k_chunk > 0) {
     BSRFLOW_REQUIRE((options.k_chunk == 16 || options.k_chunk == 32 || options.k_chunk == 64) &&
                         options.k_chunk <= A.C && A.C % options.k_chunk == 0,

@@ -1,7 +1,7 @@
 // Consumer warpgroups of the Hopper BSR GEMM: for each tile, wait for ring stages, run the wgmma
 // of that stage on tensor cores (one group in flight, so a stage is released one stage late),
 // then hand the f32 accumulators to the epilogue. Row-group kernels keep one accumulator set per
-// row of the group and run, per stage (item), the wgmma of the rows the item carries.
+// row of the group and run, per item (two per stage at 16 x 16), the wgmma of the rows it carries.
 #pragma once
 
 #include <bit>
@@ -56,14 +56,17 @@ __device__ __forceinline__ StageDescriptors stage_descriptors(const Ring<K>& rin
 // `stage_step` is the stage's byte offset / 16 (stage * kStageBytes / 16). Building descriptors
 // from addresses in 64 bits took ~10 uniform instructions per wgmma, which bounded the row-group
 // consumers (perf_log entries 49-50); here each descriptor is one 32-bit add.
-template <class K, std::uint32_t a_offset = 0>
+// Row groups: `Slot` is the item's place in its stage (KernelTraits::kItemsPerStage).
+template <class K, std::uint32_t a_offset = 0, int Slot = 0>
 __device__ __forceinline__ void mma_stage(float (&acc)[K::kMTiles][K::kAccPerTile], StageDescriptors d,
                                           std::uint32_t stage_step) {
   constexpr std::uint32_t a_hi = K::kDescHiK;
   constexpr std::uint32_t b_hi = K::kDescHiB;
+  constexpr std::uint32_t a_slot = Slot * K::kItemABytes;
+  constexpr std::uint32_t b_slot = Slot * K::kItemBBytes / 16;
 #pragma unroll
   for (int ks = 0; ks < K::KC / 16; ++ks) {
-    const std::uint64_t desc_a_chunk = desc_from_words(d.a_lo + stage_step + (a_offset + ks * 32) / 16, a_hi);
+    const std::uint64_t desc_a_chunk = desc_from_words(d.a_lo + stage_step + (a_slot + a_offset + ks * 32) / 16, a_hi);
     if constexpr (!K::kSwap) {
       // (64, wg cols) += (64, 16) A rows x (16, wg cols) B
       const std::uint64_t db = desc_from_words(d.b_lo + stage_step + K::b_offset(0, ks) / 16, b_hi);
@@ -73,7 +76,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[K::kMTiles][K::kAccPerTil
       // read K-major as wgmma-B.
 #pragma unroll
       for (int mt = 0; mt < K::kMTiles; ++mt) {
-        const std::uint64_t da = desc_from_words(d.b_lo + stage_step + K::b_offset(mt * 64, ks) / 16, b_hi);
+        const std::uint64_t da = desc_from_words(d.b_lo + stage_step + b_slot + K::b_offset(mt * 64, ks) / 16, b_hi);
         mma_m64k16<K::kBf16, K::kMmaN, K::kTransB, 0>(acc[mt], da, desc_a_chunk, 1);
       }
     }
@@ -90,21 +93,22 @@ __device__ __forceinline__ void commit_and_retire_previous(Accumulators<K>& acc)
   wgmma_wait<1>();
 }
 
-// A row group's item with row mask M (compile time): the wgmma sets of the rows present, against
-// the item's blocks in row order, then the commit and wait - all in one straight-line block.
+// A row group's item with row mask M (compile time) in slot Slot of its stage: the wgmma sets of the
+// rows present, against the item's blocks in row order, then the commit - in one straight-line block.
 // ptxas closes a hardware wgmma group at every branch, so conditional per-row sets followed by
 // one commit left 2-5 groups per item and wait<1> then waited for the item's own sets: every item
 // ran its wgmma to completion before the next (ncu, session 27 call 3: the row-group kernel
 // consumer-bound at 1.17 ms against its 0.90 ms probe).
-template <class K, unsigned M, int r = 0>
+template <class K, unsigned M, int Slot, int r = 0>
 __device__ __forceinline__ void mma_item_rows(Accumulators<K>& acc, StageDescriptors d, std::uint32_t stage_step) {
   if constexpr (r == K::G) {
-    commit_and_retire_previous<K>(acc);
+    wgmma_commit();
+    fence_accumulators<K>(acc);
   } else {
     // Row r's block follows the blocks of the rows below it that the item carries.
     if constexpr ((M >> r) & 1u)
-      mma_stage<K, std::popcount(M & ((1u << r) - 1u)) * K::kBlockBytes>(acc[r], d, stage_step);
-    mma_item_rows<K, M, r + 1>(acc, d, stage_step);
+      mma_stage<K, std::popcount(M & ((1u << r) - 1u)) * K::kBlockBytes, Slot>(acc[r], d, stage_step);
+    mma_item_rows<K, M, Slot, r + 1>(acc, d, stage_step);
   }
 }
 // The i-th non-empty row mask of a g-row group, fewest rows first.
@@ -126,15 +130,30 @@ constexpr bool masks_enumerated(int g) {
 }
 // Dispatches a run-time row mask (never 0) to its straight-line block, testing one-row masks
 // first: on uniform rows at 12.5% density 81% of the items carry one row.
-template <class K, int i = 0>
+template <class K, int Slot, int i = 0>
 __device__ __forceinline__ void mma_item(Accumulators<K>& acc, StageDescriptors d, std::uint32_t stage_step,
                                          unsigned mask) {
   static_assert(i > 0 || masks_enumerated(K::G), "the dispatch must reach every row mask");
   if constexpr (i < (1 << K::G) - 1) {
     constexpr unsigned M = mask_by_rows(i, K::G);
-    if (mask == M) mma_item_rows<K, M>(acc, d, stage_step);
-    else mma_item<K, i + 1>(acc, d, stage_step, mask);
+    if (mask == M) mma_item_rows<K, M, Slot>(acc, d, stage_step);
+    else mma_item<K, Slot, i + 1>(acc, d, stage_step, mask);
   }
+}
+// A row-group stage: its items' wgmma, one group each (a second slot may be empty at a tile's end),
+// then the wait that retires the previous stage's groups.
+template <class K>
+__device__ __forceinline__ void mma_items(Accumulators<K>& acc, StageDescriptors d, std::uint32_t stage_step,
+                                          unsigned mask0, unsigned mask1) {
+  mma_item<K, 0>(acc, d, stage_step, mask0);
+  if constexpr (K::kItemsPerStage == 2) {
+    if (mask1 != 0) {
+      mma_item<K, 1>(acc, d, stage_step, mask1);
+      wgmma_wait<2>();
+      return;
+    }
+  }
+  wgmma_wait<1>();
 }
 
 // Row groups: lane `lane`'s item row mask of the batch of up to 32 items from walk position `begin`
@@ -208,8 +227,8 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
         for (int i = 0; i < K::kAccPerTile; ++i) acc[r][mt][i] = 0.0f;
 
     int prev_stage = 0;
-    // Stages in batches of 32 (row groups: one item mask per lane), so that the per-stage path
-    // holds no batch bookkeeping.
+    // Stages in batches of 32 blocks or items (row groups: one item mask per lane, two items per
+    // stage), so that the per-stage path holds no batch bookkeeping.
     for (int batch = 0; batch < iters; batch += 32) {
       if constexpr (K::kRowGroups) {
         if (batch > 0) {
@@ -217,17 +236,19 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
           later_masks = mask_batch(p, w, w.kb_begin + batch + 32, lane);
         }
       }
-      const int batch_stages = iters - batch < 32 ? iters - batch : 32;
-      for (int j = 0; j < batch_stages; ++j) {
-        unsigned mask = 1;  // the rows of this stage's item (one-row kernels: the tile's row)
-        if constexpr (K::kRowGroups) mask = static_cast<unsigned>(__shfl_sync(0xffffffffu, masks, j));
+      const int batch_count = iters - batch < 32 ? iters - batch : 32;
+      for (int j = 0; j < batch_count; j += K::kItemsPerStage) {
+        // Row groups: the rows of this stage's items (0 for an empty second slot; j + 1 < 32).
+        unsigned mask0 = 0, mask1 = 0;
+        if constexpr (K::kRowGroups) mask0 = static_cast<unsigned>(__shfl_sync(0xffffffffu, masks, j));
+        if constexpr (K::kItemsPerStage == 2) mask1 = static_cast<unsigned>(__shfl_sync(0xffffffffu, masks, j + 1));
         mbar_wait(ring.full(stage), phase);
         if constexpr (!K::kCopyOnly) {
           fence_accumulators<K>(acc);
           wgmma_fence();
           const std::uint32_t stage_step = static_cast<std::uint32_t>(stage) * (K::kStageBytes / 16);
           if constexpr (K::kRowGroups) {
-            mma_item<K>(acc, descs, stage_step, mask);
+            mma_items<K>(acc, descs, stage_step, mask0, mask1);
           } else {
             mma_stage<K>(acc[0], descs, stage_step);
             commit_and_retire_previous<K>(acc);

@@ -5,7 +5,7 @@ namespace bsrflow::sm90 {
 
 std::span<const KernelEntry> kernels_bf16_bcol() {
 #define X(R, KC, SW, SWAP, COPY) make_entry<__nv_bfloat16, R, KC, SW, SWAP, true, COPY>(),
-#define G(R, KC, SW, ROWS, COPY) make_entry<__nv_bfloat16, R, KC, SW, true, true, COPY, ROWS>(),
+#define G(R, KC, SW, ROWS, ITEMS, COPY) make_entry<__nv_bfloat16, R, KC, SW, true, true, COPY, ROWS, ITEMS>(),
   static const KernelEntry table[] = {BSRFLOW_SM90_TUNED(X) BSRFLOW_SM90_ROW_GROUPS(G)};
 #undef X
 #undef G

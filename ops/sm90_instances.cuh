@@ -36,9 +36,10 @@
   X(16, 16, 256, true, false) X(32, 32, 256, true, false) X(64, 64, 256, true, false)               \
   X(128, 64, 128, false, false)
 
-// Row groups (perf_log entries 48-49; swap-AB, one item of G block rows per stage, A gathered per
-// run): G(R, K_CHUNK = C, SWATH, ROW_GROUP, COPY_ONLY), swaths as tuning_sm90.hpp row_group_swath
-// (128 accumulators per thread); the copy-only probes for f16. G = 2 at twice the swath was
-// measured and dropped (entry 49: its copy stream is no faster than the one-row design's).
-#define BSRFLOW_SM90_ROW_GROUPS(G) G(16, 16, 512, 4, false) G(32, 32, 256, 4, false)
-#define BSRFLOW_SM90_ROW_GROUP_PROBES(G) G(16, 16, 512, 4, true) G(32, 32, 256, 4, true)
+// Row groups (perf_log entries 48-51; swap-AB, items of G block rows, A gathered per run):
+// G(R, K_CHUNK = C, SWATH, ROW_GROUP, ITEMS_PER_STAGE, COPY_ONLY), swaths as tuning_sm90.hpp
+// row_group_swath (128 accumulators per thread), two items per stage at 16 x 16 too
+// (tuned_items_per_stage); the copy-only probes for f16. G = 2 at twice the swath was measured
+// and dropped (entry 49: its copy stream is no faster than the one-row design's).
+#define BSRFLOW_SM90_ROW_GROUPS(G) G(16, 16, 512, 4, 1, false) G(16, 16, 512, 4, 2, false) G(32, 32, 256, 4, 1, false)
+#define BSRFLOW_SM90_ROW_GROUP_PROBES(G) G(16, 16, 512, 4, 1, true) G(16, 16, 512, 4, 2, true) G(32, 32, 256, 4, 1, true)

@@ -10,10 +10,10 @@
 
 namespace bsrflow::sm90 {
 
-template <class TIn, int R, int KC, int SW, bool Swap, bool BColMajor, bool CopyOnly, int G = 1>
+template <class TIn, int R, int KC, int SW, bool Swap, bool BColMajor, bool CopyOnly, int G = 1, int Items = 1>
 KernelEntry make_entry() {
-  using K = KernelTraits<TIn, R, KC, SW, Swap, BColMajor, CopyOnly, G>;
-  return {KernelKey{dtype_of_v<TIn>, R, KC, SW, Swap, BColMajor, CopyOnly, G},
+  using K = KernelTraits<TIn, R, KC, SW, Swap, BColMajor, CopyOnly, G, Items>;
+  return {KernelKey{dtype_of_v<TIn>, R, KC, SW, Swap, BColMajor, CopyOnly, G, Items},
           reinterpret_cast<const void*>(&bsr_gemm_kernel<K>), K::kStageBytes, K::kFixedBytes,
           K::kThreads, K::kMaxStages, K::kTmaStore, K::kEpiRows, K::kEpiCols};
 }

@@ -15,7 +15,8 @@
 
 namespace bsrflow::sm90 {
 
-template <class TIn_, int R_, int KC_, int SW_, bool Swap_, bool BColMajor_, bool CopyOnly_, int G_ = 1>
+template <class TIn_, int R_, int KC_, int SW_, bool Swap_, bool BColMajor_, bool CopyOnly_, int G_ = 1,
+          int ItemsPerStage_ = 1>
 struct KernelTraits {
   using TIn = TIn_;
   static constexpr int R = R_;    // block height
@@ -25,10 +26,16 @@ struct KernelTraits {
   static constexpr bool kBColMajor = BColMajor_;
   static constexpr bool kCopyOnly = CopyOnly_;
   static constexpr bool kBf16 = std::is_same_v<TIn, __nv_bfloat16>;
-  // Row group: a tile covers G consecutive block rows, a stage one item (a block column and the
-  // group's blocks in it, sm90_row_groups.hpp). G = 1: a tile is one block row, a stage one chunk.
+  // Row group: a tile covers G consecutive block rows, a stage kItemsPerStage items (an item is a
+  // block column and the group's blocks in it, sm90_row_groups.hpp). G = 1: a tile is one block
+  // row, a stage one chunk.
   static constexpr int G = G_;
   static constexpr bool kRowGroups = G > 1;
+  // Row groups: items per stage, 1 or 2 (Sm90Config::items_per_stage). Two items (slots) per stage
+  // pay the consumers' per-stage work (barrier wait, release, loop step) once per two items, in
+  // ring slots twice as large (half as many fit): perf_log entries 50-51. Slot s's blocks start
+  // kItemABytes * s into the A area, its B slice kItemBBytes * s into the B area.
+  static constexpr int kItemsPerStage = ItemsPerStage_;
 
   static_assert(std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>, "16-bit inputs only");
   static_assert(KC == 16 || KC == 32 || KC == 64, "k-chunk: one 32/64/128-byte swizzle row");
@@ -37,6 +44,8 @@ struct KernelTraits {
                 "direct orientation needs R in {64, 128}; swap-AB needs R in {16, 32, 64}");
   static_assert(!kRowGroups || (kSwap && G <= kMaxRowGroup && R * KC * 2 % 512 == 0),
                 "row groups: swap-AB, at most kMaxRowGroup rows, blocks a whole number of swizzle patterns");
+  static_assert(kItemsPerStage == 1 || (kRowGroups && kItemsPerStage == kMaxItemsPerStage),
+                "two items per stage are a row-group form");
 
   // ---- Threads: warpgroup 0 = producer (one warp issues TMA), 1..2 = consumers ----------------
   static constexpr int kThreads = 384;
@@ -74,17 +83,19 @@ struct KernelTraits {
   static constexpr int kRowBytesK = KC * 2;  // one K-major row of a chunk
   static constexpr SmemSwizzle kSwizzleK = swizzle_for_row_bytes(kRowBytesK);
   static constexpr int kBlockBytes = R * KC * 2;
-  static constexpr int kABytes = G * kBlockBytes;  // at most (a row group's item may carry fewer)
+  static constexpr int kItemABytes = G * kBlockBytes;  // at most (a row group's item may carry fewer)
+  static constexpr int kItemBBytes = KC * SW * 2;
+  static constexpr int kABytes = kItemsPerStage * kItemABytes;
   static constexpr int kAStride = (kABytes + 1023) / 1024 * 1024;  // swizzled tiles start 1024-aligned
-  static constexpr int kBBytes = KC * SW * 2;
-  static_assert(kBBytes % 1024 == 0, "B stage keeps 1024-byte alignment");
+  static constexpr int kBBytes = kItemsPerStage * kItemBBytes;
+  static_assert(kItemBBytes % 1024 == 0 && kItemABytes % 512 == 0, "slots keep the swizzle alignment");
   static constexpr int kStageBytes = kAStride + kBBytes;
   static constexpr std::uint32_t kTxBytes = kABytes + kBBytes;  // what TMA delivers per stage (G = 1)
   static constexpr int kBBoxCols = kBColMajor ? (SW < 256 ? SW : 256) : 64;  // n extent of one box
   static constexpr int kBBoxes = SW / kBBoxCols;
   static constexpr int kBBoxBytes = kBBoxCols * KC * 2;
-  // Row groups' stages are small (16 x 16: 18 KiB): 12 fit, as in the stand-alone program that
-  // measured them (perf_log entry 48).
+  // Row groups' stages are small (16 x 16: 18 KiB an item): 12 fit, as in the stand-alone program
+  // that measured them (perf_log entry 48); with two items per stage, shared memory binds first.
   static constexpr int kMaxStages = kRowGroups ? kMaxStagesRowGroups : sm90::kMaxStages;
 
   // ---- Epilogue staging (per consumer warpgroup, after the ring) -------------------------------

@@ -23,11 +23,13 @@ struct KernelKey {
   bool b_col_major;
   bool copy_only;
   int row_group;  // block rows per tile (1: one; > 1: a row-group kernel)
+  int items_per_stage;  // row-group items per ring stage (1 or 2)
   friend constexpr bool operator==(const KernelKey&, const KernelKey&) = default;
 };
 
 constexpr KernelKey key_of(const Sm90Config& c) {
-  return {c.in, c.R, c.k_chunk(), c.swath, c.swap(), c.b_layout == Layout::col_major, c.copy_only, c.row_group};
+  return {c.in, c.R, c.k_chunk(), c.swath, c.swap(), c.b_layout == Layout::col_major, c.copy_only, c.row_group,
+          c.items_per_stage};
 }
 
 struct KernelEntry {

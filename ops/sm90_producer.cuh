@@ -59,6 +59,25 @@ __device__ __forceinline__ StageRecord<K> record_batch(const GemmParams& p, cons
   else return column_batch(p, w, begin, lane);
 }
 
+// The (KC, SW) B slice from B row k0, swath column n0, into `dst` (one item's B area).
+template <class K>
+__device__ __forceinline__ void load_b_slice(const GemmParams& p, unsigned char* dst, std::uint64_t* full, int k0,
+                                             int n0, std::uint64_t policy) {
+  if (!K::kBColMajor && p.b_one_box) {
+    // All SW / 64 panels in one box: (column in panel, k, panel); the layout in shared memory is
+    // the same as the per-panel boxes' ([panel][k][64 columns], swizzled).
+    tma_load_3d(dst, &p.tmap_b, full, 0, k0, n0 / 64, policy);
+  } else {
+#pragma unroll
+    for (int box = 0; box < K::kBBoxes; ++box) {
+      if constexpr (K::kBColMajor)
+        tma_load_2d(dst + box * K::kBBoxBytes, &p.tmap_b, full, k0, n0 + box * K::kBBoxCols, policy);  // (k, n)
+      else
+        tma_load_2d(dst + box * K::kBBoxBytes, &p.tmap_b, full, n0 + box * K::kBBoxCols, k0, policy);  // (n, k)
+    }
+  }
+}
+
 // Run by all 32 lanes of producer warp `warp` (of K::kProducerWarps); its lane 0 issues the stages
 // whose sequence number is `warp` modulo kProducerWarps. Every producer warp walks every stage (the
 // same stage / phase state), so the ring order is unchanged; only the issuing is dealt out. Lanes
@@ -95,13 +114,20 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
       const int count = min(32, w.kb_end - kb0);
       const StageRecord<K> mine = pending;
       pending = kb0 + 32 < w.kb_end ? record_batch<K>(p, w, kb0 + 32, lane) : record_batch<K>(p, next, next.kb_begin, lane);
-      for (int i = 0; i < count; ++i) {
+      for (int i = 0; i < count; i += K::kItemsPerStage) {
         // A's source: block a_block of the values, or a row group's a_blocks gathered blocks from a_block.
+        // Row groups: slot 1 holds the next item, if the batch has one (a_blocks1 = 0 if not).
         int block_col, a_block, a_blocks;
+        int block_col1 = 0, a_block1 = 0, a_blocks1 = 0;
         if constexpr (K::kRowGroups) {
           block_col = __shfl_sync(0xffffffffu, mine.col, i);
           a_block = __shfl_sync(0xffffffffu, mine.first, i);
           a_blocks = __popc(__shfl_sync(0xffffffffu, mine.mask, i));
+          if constexpr (K::kItemsPerStage == 2) {
+            block_col1 = __shfl_sync(0xffffffffu, mine.col, i + 1);  // i + 1 < 32: batches are even
+            a_block1 = __shfl_sync(0xffffffffu, mine.first, i + 1);
+            a_blocks1 = i + 1 < count ? __popc(__shfl_sync(0xffffffffu, mine.mask, i + 1)) : 0;
+          }
         } else {
           block_col = __shfl_sync(0xffffffffu, mine, i);
           a_block = block_at(w, kb0 + i);
@@ -113,13 +139,20 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
             // returns at once).
             mbar_wait(ring.empty(stage), phase ^ 1u);
             if constexpr (K::kRowGroups) {
-              // The item's blocks, contiguous and pre-swizzled in the gathered copy: one bulk copy
+              // Each item's blocks, contiguous and pre-swizzled in the gathered copy: one bulk copy
               // (one request per block sank entry 26; perf_log entry 48). Single CTAs only.
               const std::uint32_t a_bytes = static_cast<std::uint32_t>(a_blocks) * K::kBlockBytes;
-              mbar_arrive_expect_tx(ring.full(stage), K::kBBytes + a_bytes);
-              bulk_load(ring.a(stage),
-                        static_cast<const unsigned char*>(p.a_gathered) + static_cast<std::int64_t>(a_block) * K::kBlockBytes,
-                        a_bytes, ring.full(stage), policy);
+              const std::uint32_t a_bytes1 = static_cast<std::uint32_t>(a_blocks1) * K::kBlockBytes;
+              mbar_arrive_expect_tx(ring.full(stage), K::kItemBBytes * (a_blocks1 > 0 ? 2 : 1) + a_bytes + a_bytes1);
+              const auto* gathered = static_cast<const unsigned char*>(p.a_gathered);
+              bulk_load(ring.a(stage), gathered + static_cast<std::int64_t>(a_block) * K::kBlockBytes, a_bytes,
+                        ring.full(stage), policy);
+              load_b_slice<K>(p, ring.b(stage), ring.full(stage), block_col * p.block_c, n0, policy);
+              if (a_blocks1 > 0) {
+                bulk_load(ring.a(stage) + K::kItemABytes, gathered + static_cast<std::int64_t>(a_block1) * K::kBlockBytes,
+                          a_bytes1, ring.full(stage), policy);
+                load_b_slice<K>(p, ring.b(stage) + K::kItemBBytes, ring.full(stage), block_col1 * p.block_c, n0, policy);
+              }
             } else {
               mbar_arrive_expect_tx(ring.full(stage), K::kTxBytes);
               // (KC, R) chunk of block a_block: coordinates (k within block, row, block). In a CTA
@@ -129,21 +162,7 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
               else if (loop.rank == 0)
                 tma_load_3d_multicast(ring.a(stage), &p.tmap_a, ring.full(stage), chunk * K::KC, 0, a_block, 0x3,
                                       policy);
-            }
-            const int k0 = block_col * p.block_c + chunk * K::KC;  // first B row of this chunk
-            if (!K::kBColMajor && p.b_one_box) {
-              // All SW / 64 panels in one box: (column in panel, k, panel); the layout in shared
-              // memory is the same as the per-panel boxes' ([panel][k][64 columns], swizzled).
-              tma_load_3d(ring.b(stage), &p.tmap_b, ring.full(stage), 0, k0, n0 / 64, policy);
-            } else {
-#pragma unroll
-              for (int box = 0; box < K::kBBoxes; ++box) {
-                unsigned char* dst = ring.b(stage) + box * K::kBBoxBytes;
-                if constexpr (K::kBColMajor)
-                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), k0, n0 + box * K::kBBoxCols, policy);  // (k, n)
-                else
-                  tma_load_2d(dst, &p.tmap_b, ring.full(stage), n0 + box * K::kBBoxCols, k0, policy);  // (n, k)
-              }
+              load_b_slice<K>(p, ring.b(stage), ring.full(stage), block_col * p.block_c + chunk * K::KC, n0, policy);
             }
           }
           if (++stage == p.stages) {

@@ -92,6 +92,7 @@ Json tuning_entry_json(const TuningEntry& e) {
   o.set("orientation", e.config.variant.orientation == GemmOrientation::swap ? "swap" : "direct");
   o.set("k_chunk", e.config.variant.k_chunk);
   o.set("row_group", e.config.variant.row_group);
+  o.set("items_per_stage", e.config.variant.items_per_stage);
   o.set("stages", e.config.stages);
   o.set("split_long_rows", e.config.split_long_rows);
   o.set("config", e.config.name());
@@ -129,6 +130,8 @@ TuningEntry tuning_entry_from_json(const Json& o) {
   e.config.variant.k_chunk = int_field(o, "k_chunk");
   // Entries written before row groups existed have no "row_group": one row per tile.
   e.config.variant.row_group = o.find("row_group") != nullptr ? int_field(o, "row_group") : 1;
+  // Entries written before two-item stages existed have no "items_per_stage": one item.
+  e.config.variant.items_per_stage = o.find("items_per_stage") != nullptr ? int_field(o, "items_per_stage") : 1;
   e.config.stages = int_field(o, "stages");
   e.config.split_long_rows = field(o, "split_long_rows").as_bool();
   e.tuned_ms = field(o, "tuned_ms").as_number();

@@ -118,6 +118,23 @@ constexpr int tuned_row_group(int R, int C, Layout b_layout, double density) {
   return density >= (R == 16 ? kRowGroupMinDensity16 : kRowGroupMinDensity32) ? kRowGroupRows : 1;
 }
 
+// Items per stage of the 16 x 16 row-group kernel (Sm90Config::items_per_stage; perf_log entries
+// 50-51): two items per ring stage pay the consumers' per-stage work (barrier wait, release, loop
+// step) once per two items, but a stage is twice as large (6 stages of 36 KiB instead of 12 of 18)
+// and is released only when both items are done, so fewer items are in flight. Measured
+// (bsr_bench 8192^3 f16 12.5%, one process, time of one item / two items per stage): H200 1.032
+// uniform, 1.065 power-law (consumer-bound); H100 0.97 uniform, 1.01 power-law (load-bound:
+// the shallower ring loses). 32 x 32 at 4 two-item stages of 48 KiB: 0.965, so only 16 x 16 has
+// them. The planner takes two on GPUs whose memory moves at least kTwoItemsMinBandwidth (the
+// H200's 4.8 TB/s; the H100's 3.35 TB/s is below it): the two GPUs measured differ in memory
+// speed, not in SMs or L2, and the loads keep up with the two-item consumer only on the faster one.
+constexpr int kMaxItemsPerStage = 2;
+constexpr double kTwoItemsMinBandwidth = 4.0e12;  // bytes per second, the device's peak
+constexpr bool two_items_shape(int R, int C, int row_group) { return R == 16 && C == 16 && row_group > 1; }
+constexpr int tuned_items_per_stage(int R, int C, int row_group, double memory_bandwidth) {
+  return two_items_shape(R, C, row_group) && memory_bandwidth >= kTwoItemsMinBandwidth ? 2 : 1;
+}
+
 // Block heights / widths the fast kernel takes; anything else goes to the reference kernel.
 constexpr bool supported_block_dim(int d) { return d == 16 || d == 32 || d == 64 || d == 128; }
 // Swaths (N columns per tile) a kernel can be instantiated with; sm90_instances.cuh says which are.

@@ -39,7 +39,7 @@ Sm90Variant resolved(Sm90Variant v, const BenchCase& c) {
 std::vector<Sm90Variant> instantiated(const BenchCase& c) {
   std::vector<Sm90Variant> out;
   for (const Sm90KernelVariant& k : tunable_variants(c.dtype, c.R, c.C, c.b_layout))
-    out.push_back({k.swath, k.orientation, k.k_chunk, k.row_group});
+    out.push_back({k.swath, k.orientation, k.k_chunk, k.row_group, k.items_per_stage});
   return out;
 }
 
@@ -49,6 +49,7 @@ std::string variant_name(const Sm90Variant& v) {
   std::string s = "swath" + std::to_string(v.swath) + (v.orientation == GemmOrientation::swap ? "_swap" : "_direct");
   if (v.k_chunk > 0) s += "_kc" + std::to_string(v.k_chunk);
   if (v.row_group > 1) s += "_g" + std::to_string(v.row_group);
+  if (v.items_per_stage > 1) s += "x" + std::to_string(v.items_per_stage);
   return s;
 }
 
@@ -64,7 +65,7 @@ Sm90Variant parse_variant(std::string_view name) {
   };
   const std::string form =
       "is not a configuration name (expected all, or names like swath256_direct, swath512_swap, "
-      "swath256_direct_kc32, swath512_swap_g4)";
+      "swath256_direct_kc32, swath512_swap_g4, swath512_swap_g4x2)";
   if (words.size() < 2 || words.size() > 4) fail(form);
   Sm90Variant v;
   v.swath = number_after(words[0], "swath");
@@ -82,7 +83,17 @@ Sm90Variant parse_variant(std::string_view name) {
       fail("has k-chunk " + std::to_string(v.k_chunk) + "; the kernel's k-chunks are 16, 32 and 64");
   }
   if (next < words.size()) {
-    v.row_group = number_after(words[next++], "g");
+    // "g4" or "g4x2": the row group, then the items per stage.
+    std::string_view group = words[next++];
+    if (const std::size_t x = group.find('x'); x != std::string_view::npos) {
+      v.items_per_stage = number_after(group.substr(x), "x");
+      if (v.items_per_stage < 0) fail(form);
+      if (v.items_per_stage < 1 || v.items_per_stage > sm90::kMaxItemsPerStage)
+        fail("has " + std::to_string(v.items_per_stage) + " items per stage; the row-group kernels take 1 or " +
+             std::to_string(sm90::kMaxItemsPerStage));
+      group = group.substr(0, x);
+    }
+    v.row_group = number_after(group, "g");
     if (v.row_group < 0) fail(form);
     if (v.row_group != sm90::kRowGroupRows)
       fail("has row group " + std::to_string(v.row_group) + "; the kernel's row groups hold " +
@@ -111,8 +122,8 @@ Sm90Request parse_sm90_request(std::string_view text) {
 std::vector<Sm90Variant> valid_variants(const BenchCase& c) {
   std::vector<Sm90Variant> out = instantiated(c);
   std::sort(out.begin(), out.end(), [](const Sm90Variant& a, const Sm90Variant& b) {
-    return std::tuple(a.swath, a.orientation, a.k_chunk, a.row_group) <
-           std::tuple(b.swath, b.orientation, b.k_chunk, b.row_group);
+    return std::tuple(a.swath, a.orientation, a.k_chunk, a.row_group, a.items_per_stage) <
+           std::tuple(b.swath, b.orientation, b.k_chunk, b.row_group, b.items_per_stage);
   });
   for (Sm90Variant& v : out)
     if (v.k_chunk == default_k_chunk(c)) v.k_chunk = 0;
@@ -167,7 +178,7 @@ std::vector<std::string> all_variant_names() {
           for (const Sm90KernelVariant& k : tunable_variants(in, R, C, b)) {
             // A row-group kernel's chunk is always its block's width, the default: left unnamed.
             const int kc = k.row_group > 1 ? 0 : k.k_chunk;
-            const std::string name = variant_name({k.swath, k.orientation, kc, k.row_group});
+            const std::string name = variant_name({k.swath, k.orientation, kc, k.row_group, k.items_per_stage});
             if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
           }
   std::sort(names.begin(), names.end());
@@ -181,6 +192,7 @@ GemmOptions sm90_options(const Sm90Variant& v) {
   if (v.swath > 0) {  // a named variant pins its row group too (the tuned plan picks its own)
     o.orientation = v.orientation;
     o.row_group = v.row_group;
+    o.items_per_stage = v.items_per_stage;
   }
   o.k_chunk = v.k_chunk;
   return o;
@@ -189,7 +201,8 @@ GemmOptions sm90_options(const Sm90Variant& v) {
 GemmOptions sm90_variant_options(const Sm90Variant& v, const BenchCase& c) { return sm90_options(resolved(v, c)); }
 
 GemmOptions copy_probe_options(const Sm90Config& planned) {
-  GemmOptions o = sm90_options({planned.swath, planned.orientation, planned.k_chunk(), planned.row_group});
+  GemmOptions o = sm90_options(
+      {planned.swath, planned.orientation, planned.k_chunk(), planned.row_group, planned.items_per_stage});
   o.stages = planned.stages;
   o.copy_only = true;
   return o;

@@ -24,11 +24,12 @@ struct Sm90Variant {
   GemmOrientation orientation = GemmOrientation::direct;
   int k_chunk = 0;  // 0 = the kernel's default for the block width, min(C, 64)
   int row_group = 1;  // block rows per tile (GemmOptions::row_group)
+  int items_per_stage = 1;  // row-group items per ring stage (GemmOptions::items_per_stage)
   bool operator==(const Sm90Variant&) const = default;
 };
 
 // "swath256_direct", "swath512_swap", "swath256_direct_kc32" (the k-chunk only when set),
-// "swath512_swap_g4" (row groups).
+// "swath512_swap_g4" (row groups), "swath512_swap_g4x2" (two row-group items per stage).
 std::string variant_name(const Sm90Variant& v);
 // The inverse of variant_name. Error(invalid_argument) naming --sm90-configs for anything else.
 Sm90Variant parse_variant(std::string_view name);

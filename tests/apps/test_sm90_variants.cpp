@@ -32,8 +32,14 @@ TEST_CASE("sm90 variant names round-trip and bad names say what is wrong", "[app
   for (const V& v : {V{256, GemmOrientation::direct, 0}, V{512, GemmOrientation::swap, 0},
                      V{256, GemmOrientation::direct, 32}, V{128, GemmOrientation::direct, 64},
                      V{1024, GemmOrientation::swap, 0}, V{512, GemmOrientation::swap, 0, 4},
-                     V{512, GemmOrientation::swap, 16, 4}})
+                     V{512, GemmOrientation::swap, 16, 4}, V{512, GemmOrientation::swap, 0, 4, 2}})
     CHECK(parse_variant(variant_name(v)) == v);
+  CHECK(variant_name({512, GemmOrientation::swap, 0, 4, 2}) == "swath512_swap_g4x2");
+  CHECK_APP_ERROR(parse_variant("swath512_swap_g4x3"), Errc::invalid_argument,
+                  "'swath512_swap_g4x3' has 3 items per stage; the row-group kernels take 1 or 2");
+  CHECK_APP_ERROR(parse_variant("swath512_swap_g4x0"), Errc::invalid_argument, "has 0 items per stage");
+  for (const char* bad : {"swath512_swap_g4x", "swath512_swap_g4xx2", "swath512_swap_gx2", "swath512_swap_x2"})
+    CHECK_APP_ERROR(parse_variant(bad), Errc::invalid_argument, "is not a configuration name");
   CHECK(variant_name({512, GemmOrientation::swap, 0, 4}) == "swath512_swap_g4");
   CHECK(variant_name({512, GemmOrientation::swap, 16, 4}) == "swath512_swap_kc16_g4");
   CHECK_APP_ERROR(parse_variant("swath512_swap_g2"), Errc::invalid_argument,
@@ -69,7 +75,8 @@ TEST_CASE("valid variants come from the instantiated kernels of the case's shape
   // f16, row-major B: the tuned configuration, the measured alternatives, and the tuned kernels
   // of narrower blocks whose k-chunk divides C.
   CHECK(names(valid_variants(square(16))) ==
-        std::vector<std::string>{"swath256_swap", "swath512_swap", "swath512_swap_g4", "swath1024_swap"});
+        std::vector<std::string>{"swath256_swap", "swath512_swap", "swath512_swap_g4", "swath512_swap_g4x2",
+                                 "swath1024_swap"});
   CHECK(names(valid_variants(square(32))) ==
         std::vector<std::string>{"swath256_swap", "swath256_swap_g4", "swath512_swap_kc16", "swath512_swap"});
   CHECK(names(valid_variants(square(64))) == std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32",
@@ -86,7 +93,7 @@ TEST_CASE("valid variants come from the instantiated kernels of the case's shape
   CHECK(names(valid_variants(square(64, DType::bf16, Layout::col_major))) ==
         std::vector<std::string>{"swath256_direct_kc16", "swath256_direct_kc32", "swath256_direct"});
   CHECK(names(valid_variants(square(16, DType::f16, Layout::col_major))) ==
-        std::vector<std::string>{"swath512_swap", "swath512_swap_g4", "swath1024_swap"});
+        std::vector<std::string>{"swath512_swap", "swath512_swap_g4", "swath512_swap_g4x2", "swath1024_swap"});
   BenchCase odd = square(16);
   odd.R = odd.C = 8;
   CHECK(valid_variants(odd).empty());
@@ -120,6 +127,8 @@ TEST_CASE("sm90 configuration requests are checked: a listed variant must fit so
   CHECK(std::find(all.begin(), all.end(), "swath128_direct_kc64") != all.end());
   CHECK(std::find(all.begin(), all.end(), "swath512_swap_g4") != all.end());  // 16 x 16 row groups
   CHECK(std::find(all.begin(), all.end(), "swath256_swap_g4") != all.end());  // 32 x 32
+  CHECK(std::find(all.begin(), all.end(), "swath512_swap_g4x2") != all.end());  // 16 x 16, two items per stage
+  CHECK(std::find(all.begin(), all.end(), "swath256_swap_g4x2") == all.end());
 }
 
 TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H100)", "[apps]") {
@@ -137,6 +146,21 @@ TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H1
   CHECK(sm90_plan_name(square(16), copy_probe_options(grouped), h100) == "bsr_sm90_f16_r16c16_swath512_s12_swap_g4_copy");
   CHECK(sm90_plan_name(square(16), sm90_options({512, GemmOrientation::swap, 0}), h100) ==
         "bsr_sm90_f16_r16c16_swath512_s8_swap");  // a named one-row variant stays one row
+  // Two items per stage: the H200's tuned form (its memory moves 4.8 TB/s), six 36 KiB stages; on
+  // the H100 by name only, and a named one-item variant stays one item on the H200.
+  const DeviceInfo h200 = test::fake_h200();
+  CHECK(sm90_plan_name(square(16), sm90_options(), h200) == "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2");
+  CHECK(sm90_plan_name(square(16), sm90_options({512, GemmOrientation::swap, 0, 4, 2}), h100) ==
+        "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2");
+  CHECK(sm90_plan_name(square(16), sm90_options({512, GemmOrientation::swap, 0, 4}), h200) ==
+        "bsr_sm90_f16_r16c16_swath512_s12_swap_g4");
+  grouped.items_per_stage = 2;
+  grouped.stages = 6;
+  CHECK(sm90_plan_name(square(16), copy_probe_options(grouped), h200) == "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2_copy");
+  CHECK(sm90_plan_name(square(32), sm90_options(), h200) == "bsr_sm90_f16_r32c32_swath512_s6_swap");  // 12.5%: one row
+  BenchCase dense32 = square(32);
+  dense32.density = 0.25;
+  CHECK(sm90_plan_name(dense32, sm90_options(), h200) == "bsr_sm90_f16_r32c32_swath256_s8_swap_g4");
   CHECK(sm90_plan_name(square(16), sm90_options({256, GemmOrientation::swap, 0}), h100) ==
         "bsr_sm90_f16_r16c16_swath256_s8_swap");
   CHECK(sm90_plan_name(square(128), sm90_options({256, GemmOrientation::direct, 32}), h100) ==

@@ -67,6 +67,13 @@ TEST_CASE("device_info reports the GPU's resources", "[core][gpu]") {
   CHECK(info.l2_bytes > 0);
   CHECK(info.smem_per_block_optin >= 48 * 1024);
   CHECK(info.compute_capability() >= 50);
+  INFO("memory bandwidth " << info.memory_bandwidth << " B/s");
+  CHECK(info.memory_bandwidth > 1e11);  // every CUDA GPU's memory is faster than 100 GB/s
+  CHECK(info.memory_bandwidth < 2e13);
+  // The two-items-per-stage rule (tuning_sm90.hpp kTwoItemsMinBandwidth) reads the H100 SXM as
+  // 3.35 TB/s and the H200 as 4.8 TB/s.
+  if (info.name.find("H100 80GB HBM3") != std::string::npos) CHECK(info.memory_bandwidth == Approx(3.35e12).epsilon(0.02));
+  if (info.name.find("H200") != std::string::npos) CHECK(info.memory_bandwidth == Approx(4.8e12).epsilon(0.03));
   try {
     (void)device_info(1 << 20);
     FAIL("no exception");

@@ -46,8 +46,9 @@ TEST_CASE("tunable variants are exactly the instantiated kernels of the problem"
           for (const Sm90KernelVariant& v : vs) {
             CHECK(C % v.k_chunk == 0);
             if (v.row_group > 1) CHECK((v.k_chunk == C && sm90::row_group_shape(R, C)));
+            if (v.items_per_stage > 1) CHECK(sm90::two_items_shape(R, C, v.row_group));
             const sm90::KernelKey key{in, R, v.k_chunk, v.swath, v.orientation == GemmOrientation::swap,
-                                      b == Layout::col_major, false, v.row_group};
+                                      b == Layout::col_major, false, v.row_group, v.items_per_stage};
             CHECK(sm90::find_kernel(key) != nullptr);
           }
           // ... and every such kernel is in the list.
@@ -57,7 +58,7 @@ TEST_CASE("tunable variants are exactly the instantiated kernels of the problem"
               CHECK(std::find(vs.begin(), vs.end(),
                               Sm90KernelVariant{e.key.swath,
                                                 e.key.swap ? GemmOrientation::swap : GemmOrientation::direct,
-                                                e.key.k_chunk, e.key.row_group}) != vs.end());
+                                                e.key.k_chunk, e.key.row_group, e.key.items_per_stage}) != vs.end());
         }
   CHECK(tunable_variants(DType::f32, 64, 64, Layout::row_major).empty());
   CHECK(tunable_variants(DType::f16, 8, 8, Layout::row_major).empty());

@@ -192,6 +192,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
       o.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
       o.copy_only = e.key.copy_only;
       o.row_group = e.key.row_group;
+      o.items_per_stage = e.key.items_per_stage;
       variants.push_back(o);
       if (o.row_group > 1)  // shallower rings than the deepest that fits (stage sensitivity)
         for (const int stages : row_group_stages)

@@ -55,6 +55,7 @@ GemmOptions options_for(const sm90::KernelEntry& e) {
   o.orientation = e.key.swap ? GemmOrientation::swap : GemmOrientation::direct;
   o.copy_only = e.key.copy_only;
   o.row_group = e.key.row_group;
+  o.items_per_stage = e.key.items_per_stage;
   return o;
 }
 

@@ -146,6 +146,7 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
           // 16 x 16 with row-major B: row groups of 4 at swath 512 (12 stages of 18 KiB) at any N;
           // one row per tile takes swath 1024 (six 32 KiB stages) for N > 512.
           CHECK(choice.config.row_group == (R == 16 && C == 16 && bl == Layout::row_major ? 4 : 1));
+          CHECK(choice.config.items_per_stage == 1);  // one item per stage on the H100's 3.35 TB/s
           if (R == 16 && C == 16 && bl == Layout::row_major) {
             CHECK(choice.config.stages == 12);
             const sm90::Choice wide = sm90::choose(pattern(4 * R, 4 * C, R, C, 2), in, dense(4 * C, 1024, in, bl, 1024),
@@ -187,6 +188,7 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
     c.b_layout = e.key.b_col_major ? Layout::col_major : Layout::row_major;
     c.copy_only = e.key.copy_only;
     c.row_group = e.key.row_group;
+    c.items_per_stage = e.key.items_per_stage;
     CHECK(names.insert(c.name()).second);
     CHECK(sm90::max_stages(e, h100) >= sm90::kMinStages);
     CHECK(e.function != nullptr);

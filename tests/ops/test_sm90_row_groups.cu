@@ -58,12 +58,23 @@ void flatten(const std::vector<std::vector<int>>& rows, std::vector<int>& row_pt
 }
 
 
-GemmOptions row_groups(int G = sm90::kRowGroupRows) {
+GemmOptions row_groups(int G = sm90::kRowGroupRows, int items_per_stage = 0) {
   GemmOptions o;
   o.kernel = GemmOptions::Choice::sm90;
   o.row_group = G;
+  o.items_per_stage = items_per_stage;
   return o;
 }
+
+// Every row-group kernel: block size and items per stage (two at 16 x 16 only).
+struct Form {
+  int b;
+  int items;
+  std::string label() const { return "block " + std::to_string(b) + ", " + std::to_string(items) + " item(s) per stage"; }
+  GemmOptions options() const { return row_groups(sm90::kRowGroupRows, items); }
+  std::string suffix() const { return items > 1 ? "_g4x" + std::to_string(items) : "_g4"; }
+};
+constexpr Form kForms[] = {{16, 1}, {16, 2}, {32, 1}};
 
 int g_storage[4];
 GemmBsrOperand pattern_of(int M, int K, int R, int C, std::int64_t nnzb = 1) {
@@ -195,6 +206,57 @@ TEST_CASE("row groups: options and errors on a fake H100", "[ops][sm90][rowgroup
   GemmOptions deep = row_groups();
   deep.stages = 13;
   err(16, 16, deep, Errc::invalid_argument, "GemmOptions::stages (13) must be in [2, 12]");
+  // Two items per stage: 16 x 16 row groups only, six 36 KiB stages at most.
+  err(16, 16, row_groups(4, 3), Errc::invalid_argument, "GemmOptions::items_per_stage (3) must be 0 (tuned), 1 or 2");
+  err(16, 16, row_groups(4, -1), Errc::invalid_argument, "GemmOptions::items_per_stage (-1)");
+  err(32, 32, row_groups(4, 2), Errc::unsupported,
+      "GemmOptions::items_per_stage = 2 is a form of the 16 x 16 row-group kernel; this plan has 32 x 32 blocks and "
+      "row_group 4");
+  err(16, 16, row_groups(1, 2), Errc::unsupported, "this plan has 16 x 16 blocks and row_group 1");
+  err(64, 64, row_groups(0, 2), Errc::unsupported, "this plan has 64 x 64 blocks and row_group 1");
+  GemmOptions deep2 = row_groups(4, 2);
+  deep2.stages = 7;
+  err(16, 16, deep2, Errc::invalid_argument, "GemmOptions::stages (7) must be in [2, 6]");
+}
+
+TEST_CASE("row groups: two items per stage where memory is fast (fake H100 and H200)", "[ops][sm90][rowgroup]") {
+  const DeviceInfo h100 = test::fake_h100(), h200 = test::fake_h200();
+  const auto plan_on = [](const DeviceInfo& d, int b, std::int64_t nnzb, GemmOptions o) {
+    return sm90::choose(pattern_of(8 * b, 8 * b, b, b, nnzb), DType::f16, dense(8 * b, 1024), dense(8 * b, 1024), o, d)
+        .config;
+  };
+  // The tuned form: two items on the H200 (4.8 TB/s), one on the H100 (3.35 TB/s).
+  CHECK(sm90::tuned_items_per_stage(16, 16, 4, h200.memory_bandwidth) == 2);
+  CHECK(sm90::tuned_items_per_stage(16, 16, 4, h100.memory_bandwidth) == 1);
+  CHECK(sm90::tuned_items_per_stage(16, 16, 4, sm90::kTwoItemsMinBandwidth) == 2);
+  CHECK(sm90::tuned_items_per_stage(16, 16, 4, 0.0) == 1);  // unknown memory speed
+  CHECK(sm90::tuned_items_per_stage(16, 16, 1, h200.memory_bandwidth) == 1);
+  CHECK(sm90::tuned_items_per_stage(32, 32, 4, h200.memory_bandwidth) == 1);
+  const Sm90Config on_h200 = plan_on(h200, 16, 8, GemmOptions{});  // 12.5%: row groups
+  CHECK(on_h200.row_group == 4);
+  CHECK(on_h200.items_per_stage == 2);
+  CHECK(on_h200.stages == 6);  // 36 KiB stages
+  CHECK(on_h200.name() == "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2");
+  CHECK(plan_on(h100, 16, 8, GemmOptions{}).name() == "bsr_sm90_f16_r16c16_swath512_s12_swap_g4");
+  // Below the row-group density, and at 32 x 32, one item per stage on both.
+  CHECK(plan_on(h200, 16, 4, GemmOptions{}).items_per_stage == 1);
+  CHECK(plan_on(h200, 16, 4, GemmOptions{}).row_group == 1);
+  CHECK(plan_on(h200, 32, 32, GemmOptions{}).items_per_stage == 1);
+  CHECK(plan_on(h200, 32, 32, GemmOptions{}).row_group == 4);
+  // The caller's choice holds on either GPU; with row_group 0, 2 items ask for the planner's row
+  // groups (an error where it takes none, above).
+  CHECK(plan_on(h200, 16, 8, row_groups(4, 1)).name() == "bsr_sm90_f16_r16c16_swath512_s12_swap_g4");
+  CHECK(plan_on(h100, 16, 8, row_groups(4, 2)).name() == "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2");
+  GemmOptions two;
+  two.items_per_stage = 2;
+  CHECK(plan_on(h100, 16, 8, two).name() == "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2");
+  GemmOptions shallow = row_groups(4, 2);
+  shallow.stages = 3;
+  CHECK(plan_on(h100, 16, 8, shallow).name() == "bsr_sm90_f16_r16c16_swath512_s3_swap_g4x2");
+  // A caller's one-row geometry keeps one item on the H200.
+  GemmOptions named;
+  named.swath = 512;
+  CHECK(plan_on(h200, 16, 8, named).name() == "bsr_sm90_f16_r16c16_swath512_s8_swap");
 }
 
 TEST_CASE("row groups: the device builder and the gather match the host rule", "[ops][sm90][rowgroup][gpu]") {
@@ -248,8 +310,10 @@ TEST_CASE("row groups: the device builder and the gather match the host rule", "
 
 TEST_CASE("row groups: exact on hostile patterns", "[ops][sm90][rowgroup][gpu]") {
   BSRFLOW_REQUIRE_HOPPER();
-  for (int b : {16, 32}) {
-    const std::string name = "block " + std::to_string(b);
+  for (const Form& form : kForms) {
+    const int b = form.b;
+    const auto row_groups = [&] { return form.options(); };
+    const std::string name = form.label();
     Case c;
     c.R = c.C = b;
     c.M = 9 * b + b / 2;  // 10 block rows: groups of 4, 4 and 2, the last row partial
@@ -294,7 +358,7 @@ TEST_CASE("row groups: exact on hostile patterns", "[ops][sm90][rowgroup][gpu]")
       const GemmPlan plan =
           plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), few, stream);
       CHECK(plan.split_rows() > 0);
-      CHECK(plan.name().find("_g4") != std::string::npos);
+      CHECK(plan.name().ends_with(form.suffix()));
       check_exact<__half, float>(c, few);
       c.beta = 1.0f;
       c.c_layout = Layout::col_major;
@@ -308,7 +372,9 @@ TEST_CASE("row groups: exact on hostile patterns", "[ops][sm90][rowgroup][gpu]")
 
 TEST_CASE("row groups: random data against fp64, bitwise repeatable, graph replay", "[ops][sm90][rowgroup][gpu]") {
   BSRFLOW_REQUIRE_HOPPER();
-  for (int b : {16, 32}) {
+  for (const Form& form : kForms) {
+    CAPTURE(form.label());
+    const int b = form.b;
     Case c;
     c.R = c.C = b;
     c.M = 48 * b + 5;  // 13 groups of power-law rows: the longest are split at 6 CTAs
@@ -317,10 +383,10 @@ TEST_CASE("row groups: random data against fp64, bitwise repeatable, graph repla
     c.beta = 0.5f;
     c.pattern = Pattern::powerlaw;
     c.seed = 42;
-    GemmOptions o = row_groups();
+    GemmOptions o = form.options();
     o.max_ctas = 6;  // split groups: the fix-up's fixed order keeps runs identical
-    check_dtypes_against_fp64(c, o, [](const GemmPlan& plan) {
-      REQUIRE(plan.name().find("_g4") != std::string::npos);
+    check_dtypes_against_fp64(c, o, [&](const GemmPlan& plan) {
+      REQUIRE(plan.name().ends_with(form.suffix()));
       CHECK(plan.split_rows() > 0);
     });
     Stream stream;
@@ -338,7 +404,10 @@ TEST_CASE("row groups: random data against fp64, bitwise repeatable, graph repla
 
 TEST_CASE("row groups: small problems for the sanitizers", "[ops][sm90][rowgroup][gpu][sm90small]") {
   BSRFLOW_REQUIRE_HOPPER();
-  for (int b : {16, 32}) {
+  for (const Form& form : kForms) {
+    CAPTURE(form.label());
+    const int b = form.b;
+    const auto row_groups = [&] { return form.options(); };
     Case c;
     c.R = c.C = b;
     c.M = 6 * b + b / 2, c.K = 20 * b, c.N = 72;  // two groups, the second partial; a split long row
@@ -357,7 +426,7 @@ TEST_CASE("row groups: small problems for the sanitizers", "[ops][sm90][rowgroup
     DeviceProblem<__half, float> d(p, false, stream);
     const GemmPlan plan =
         plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)), copy, stream);
-    CHECK(plan.name().find("_g4_copy") != std::string::npos);
+    CHECK(plan.name().ends_with(form.suffix() + "_copy"));
     std::vector<float> init = d.c_init;
     init.resize(d.c_init.size() + kGuard);
     std::memset(static_cast<void*>(init.data() + d.c_init.size()), 0xFF, kGuard * sizeof(float));

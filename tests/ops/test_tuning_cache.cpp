@@ -215,6 +215,33 @@ TEST_CASE("tuning cache: round trip, replacement, file format", "[ops][tuning]")
   CHECK(cache.clear() == 0);
 }
 
+TEST_CASE("tuning cache: row groups and items per stage round-trip; older entries read as one", "[ops][tuning]") {
+  test::TempDir dir("bsrflow_tuning");
+  Warnings w;
+  TuningCache cache(dir.path, w.logger());
+  const TuningEntry two = entry_for(key_for(16, 16), {{512, GemmOrientation::swap, 16, 4, 2}, 6, true});
+  const TuningEntry wrong = entry_for(key_for(32, 32), {{256, GemmOrientation::swap, 32, 4, 2}, 8, true});
+  Json old = tuning_entry_json(entry_for(key_for(64, 64), tuned_64x64()));
+  Json::Object members;  // as written before row groups and two-item stages existed
+  for (const auto& [k, v] : old.as_object())
+    if (k != "row_group" && k != "items_per_stage") members.emplace_back(k, v);
+  CHECK(tuning_entry_json(two).find("items_per_stage")->as_integer() == 2);
+  CHECK(tuning_entry_json(two).find("config")->as_string() == "swath512_swap_kc16_g4x2_s6");
+  Json doc;
+  doc.set("format", 1);
+  doc.set("entries", Json(Json::Array{tuning_entry_json(two), tuning_entry_json(wrong), Json(members)}));
+  write_text(cache.file(), to_json_text(doc));
+  REQUIRE(cache.lookup(two.key).has_value());
+  CHECK(*cache.lookup(two.key) == two);
+  REQUIRE(cache.lookup(key_for(64, 64)).has_value());
+  CHECK(cache.lookup(key_for(64, 64))->config.variant.row_group == 1);
+  CHECK(cache.lookup(key_for(64, 64))->config.variant.items_per_stage == 1);
+  CHECK(!cache.lookup(wrong.key).has_value());  // two items per stage exist at 16 x 16 only
+  CAPTURE(w.lines);
+  REQUIRE(w.lines.size() == 1);
+  CHECK(w.any_contains("configuration swath256_swap_kc32_g4x2_s8 is not an instantiated kernel for f16 32x32 blocks"));
+}
+
 TEST_CASE("tuning cache: bad files and entries are ignored with a specific warning, once", "[ops][tuning]") {
   test::TempDir dir("bsrflow_tuning");
   Warnings w;
