@@ -4,8 +4,14 @@
 # cg_bench (table in cg_bench.md, progress in cg_bench.log), fem_solve (fem_solve_<i>.md / .log),
 # gnn_layer (+ pyg_compare.py), bsr_bench.
 #
-#   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: copy the binaries (+ Boost runtime) to .carry/
+#   bash tests/gpu_machine.sh pack [BUILD_DIR]   # here: the binaries, stripped and gzipped (+ Boost runtime), to .carry/
 #   bash tests/gpu_machine.sh run  [TAGS]        # there: GPU tests, compute-sanitizer, benchmarks
+#
+# The device tool carries the working tree plus .carry in 64 MiB at most, and docs/ holds ~37 MiB:
+# `pack` strips the binaries (no symbols; line tables are not built anyway) and gzips them
+# (bsrflow_tests ~7 MB, bsr_bench ~2 MB), and `run` unpacks them into $BSRFLOW_GPU_BIN (default
+# /tmp/bsrflow-carry). A call script of its own can do the same with `bash tests/gpu_machine.sh unpack`,
+# which prints the directory.
 #
 # `run` writes full logs and results under $OUT (or ./gpu-out), packed into $OUT/results.tgz
 # unless BSRFLOW_GPU_TAR=0, and prints a short table last (also in summary.txt inside the archive)
@@ -38,7 +44,27 @@ if [ "$mode" = pack ]; then
   cp "$root/apps/gnn_layer/pyg_compare.py" "$carry/" 2>/dev/null
   # The GPU machine has the CUDA libraries but not Boost.
   cp -L /usr/lib/x86_64-linux-gnu/libboost_program_options.so.1.74.0 "$carry/lib/"
+  for f in "$carry"/bsrflow_tests "$carry"/{bsr_bench,convert_bench,spmv_bench,cg_bench,fem_solve,gnn_layer,bsrflow-tune}; do
+    [ -f "$f" ] && strip "$f" && gzip -9 "$f"
+  done
   du -sh "$carry"
+  exit 0
+fi
+
+# The binaries: unpacked from .carry/*.gz (what `pack` writes) into $bin, or .carry itself for a
+# pack of plain binaries.
+bin=${BSRFLOW_GPU_BIN:-/tmp/bsrflow-carry}
+if compgen -G "$carry/*.gz" >/dev/null; then
+  mkdir -p "$bin"
+  for f in "$carry"/*.gz; do
+    name=$(basename "$f" .gz)
+    gunzip -c "$f" >"$bin/$name" && chmod +x "$bin/$name"
+  done
+else
+  bin=$carry
+fi
+if [ "$mode" = unpack ]; then
+  echo "$bin"
   exit 0
 fi
 
@@ -53,7 +79,7 @@ summary=()
 nvidia-smi -L | tee "$out/device.txt"
 
 if [ "${BSRFLOW_GPU_TESTS:-1}" != 0 ]; then
-  "$carry/bsrflow_tests" "$tags" >"$out/gpu_tests.log" 2>&1
+  "$bin/bsrflow_tests" "$tags" >"$out/gpu_tests.log" 2>&1
   rc=$?; status=$((status | rc))
   summary+=("gpu tests ($tags): rc=$rc $(tail -n 3 "$out/gpu_tests.log" | grep -E 'passed|failed' | tr -s ' ')")
 fi
@@ -72,7 +98,7 @@ if [ "${BSRFLOW_GPU_SANITIZE:-1}" != 0 ]; then
   for tool in memcheck synccheck racecheck; do
     no_pcg=$([ $tool = memcheck ] || echo '~[pcg]')
     tool_tags=${BSRFLOW_GPU_SANITIZE_TAGS:-$sanitized$no_pcg,[sm90small]}
-    compute-sanitizer --tool $tool --error-exitcode 99 "$carry/bsrflow_tests" "$tool_tags" \
+    compute-sanitizer --tool $tool --error-exitcode 99 "$bin/bsrflow_tests" "$tool_tags" \
       >"$out/sanitize_$tool.log" 2>&1
     rc=$?; status=$((status | rc))
     summary+=("compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY' "$out/sanitize_$tool.log" | tail -n 1)")
@@ -85,18 +111,18 @@ benches=${BSRFLOW_GPU_BENCHES:-}
 bench_on() {
   local program=$1
   [ "$program" = sm90bench ] && program=bsrflow_tests  # a hidden test of the test binary
-  [ "$run_benches" != 0 ] && [ -x "$carry/$program" ] && { [ -z "$benches" ] || [[ ",$benches," == *",$1,"* ]]; }
+  [ "$run_benches" != 0 ] && [ -x "$bin/$program" ] && { [ -z "$benches" ] || [[ ",$benches," == *",$1,"* ]]; }
 }
 if bench_on convert_bench; then
-  "$carry/convert_bench" --json "$out/convert_bench.json" >"$out/convert_bench.md" 2>&1
+  "$bin/convert_bench" --json "$out/convert_bench.json" >"$out/convert_bench.md" 2>&1
   rc=$?; status=$((status | rc)); summary+=("convert_bench: rc=$rc")
 fi
 if bench_on spmv_bench; then
-  "$carry/spmv_bench" --json "$out/spmv_bench.json" >"$out/spmv_bench.md" 2>"$out/spmv_bench.log"
+  "$bin/spmv_bench" --json "$out/spmv_bench.json" >"$out/spmv_bench.md" 2>"$out/spmv_bench.log"
   rc=$?; status=$((status | rc)); summary+=("spmv_bench: rc=$rc")
 fi
 if bench_on cg_bench; then
-  "$carry/cg_bench" --json "$out/cg_bench.json" >"$out/cg_bench.md" 2>"$out/cg_bench.log"
+  "$bin/cg_bench" --json "$out/cg_bench.json" >"$out/cg_bench.md" 2>"$out/cg_bench.log"
   rc=$?; status=$((status | rc))
   # Rows per status (any 'wrong' needs a look) and the two targets of bsrflow_graph_loop.
   cg_status=$(grep -o '"status": "[a-z_]*"' "$out/cg_bench.json" 2>/dev/null | sed 's/.*: "//; s/"//' | sort | uniq -c |
@@ -116,7 +142,7 @@ if bench_on fem_solve; then
             "--problem elasticity --n 32 --dtype f32 --compare --refinements 4,8,16,32")
   for i in "${!fem_runs[@]}"; do
     # shellcheck disable=SC2086  # the options are words
-    "$carry/fem_solve" ${fem_runs[$i]} >"$out/fem_solve_$i.md" 2>"$out/fem_solve_$i.log"
+    "$bin/fem_solve" ${fem_runs[$i]} >"$out/fem_solve_$i.md" 2>"$out/fem_solve_$i.log"
     rc=$?; status=$((status | rc))
     fem_result=$(grep -ohE 'Verification (PASSED|FAILED)|faster per iteration than the peer: [0-9.]+x, (met|MISSED)' \
                    "$out/fem_solve_$i.md" 2>/dev/null | paste -sd ';' -)
@@ -128,15 +154,15 @@ if bench_on gnn_layer; then
   # R-MAT (poor block fill: the app must take the CSR path itself and say why), and on Zachary's
   # karate club dumped for pyg_compare.py (exit 3 there = torch_geometric not installed).
   gnn=$out/gnn_layer
-  "$carry/gnn_layer" --gen sbm --nodes 262144 --communities 2048 --avg-degree 32 --intra 0.95 \
+  "$bin/gnn_layer" --gen sbm --nodes 262144 --communities 2048 --avg-degree 32 --intra 0.95 \
     --json "${gnn}_sbm.json" >"${gnn}_sbm.md" 2>"${gnn}_sbm.log"
   rc=$?; status=$((status | rc))
   gnn_target=$(grep -oE 'Target >= 2x.*: [0-9.]+x, (met|MISSED)' "${gnn}_sbm.md" | sed 's/.*: //')
-  "$carry/gnn_layer" --gen rmat --scale 18 --edge-factor 16 --reorder rcm \
+  "$bin/gnn_layer" --gen rmat --scale 18 --edge-factor 16 --reorder rcm \
     --json "${gnn}_rmat.json" >"${gnn}_rmat.md" 2>"${gnn}_rmat.log"
   rc2=$?; status=$((status | rc2))
   gnn_path=$(grep -oE '^(BSR|CSR) path[^(,]*' "${gnn}_rmat.md" | head -n 1)
-  "$carry/gnn_layer" --gen karate --in 16 --hidden 16 --out 8 --iters 3 --dump "${gnn}_karate" \
+  "$bin/gnn_layer" --gen karate --in 16 --hidden 16 --out 8 --iters 3 --dump "${gnn}_karate" \
     >"${gnn}_karate.md" 2>&1
   rc3=$?; status=$((status | rc3))
   python3 "$carry/pyg_compare.py" "${gnn}_karate" >"$out/pyg_compare.log" 2>&1
@@ -147,7 +173,7 @@ if bench_on gnn_layer; then
 fi
 if bench_on sm90bench; then
   # The GEMM kernel's own timing case (hidden test [.sm90bench]: 8192^3 f16, blocks 16..128, vs cuBLAS).
-  "$carry/bsrflow_tests" "[.sm90bench]" >"$out/sm90bench.log" 2>&1
+  "$bin/bsrflow_tests" "[.sm90bench]" >"$out/sm90bench.log" 2>&1
   rc=$?; status=$((status | rc))
   summary+=("sm90bench: rc=$rc; $(grep -oE 'block +[0-9]+ +bsr_sm90[^ ]+ .*of cuBLAS  \[tuned\]' "$out/sm90bench.log" |
                                   awk '{printf "%s%s %s", (NR > 1 ? ", " : "of cuBLAS at block: "), $2, $(NF-3)}')")
@@ -155,9 +181,9 @@ fi
 if bench_on bsrflow-tune; then
   # Ahead-of-time tuning of the quick suite into a fresh cache, then the cache's listing.
   tune_dir=$out/tuning_cache
-  "$carry/bsrflow-tune" tune --suite quick --cache-dir "$tune_dir" >"$out/bsrflow_tune.log" 2>&1
+  "$bin/bsrflow-tune" tune --suite quick --cache-dir "$tune_dir" >"$out/bsrflow_tune.log" 2>&1
   rc=$?; status=$((status | rc))
-  "$carry/bsrflow-tune" list --cache-dir "$tune_dir" >>"$out/bsrflow_tune.log" 2>&1
+  "$bin/bsrflow-tune" list --cache-dir "$tune_dir" >>"$out/bsrflow_tune.log" 2>&1
   rc2=$?; status=$((status | rc2))
   summary+=("bsrflow-tune tune: rc=$rc, list: rc=$rc2; $(tail -n 1 "$out/bsrflow_tune.log")")
 fi
@@ -165,7 +191,7 @@ if bench_on bsr_bench; then
   # Every Hopper configuration as its own system; the chart is drawn where gnuplot exists (else
   # later, here or on the build machine: bsr_bench --plot-from bsr_bench_$suite.json --plot X.png).
   bench=$out/bsr_bench_$suite
-  "$carry/bsr_bench" --suite "$suite" --sm90-configs all --json "$bench.json" --csv "$bench.csv" --plot "$bench.png" \
+  "$bin/bsr_bench" --suite "$suite" --sm90-configs all --json "$bench.json" --csv "$bench.csv" --plot "$bench.png" \
     >"$bench.md" 2>"$bench.log"
   rc=$?; status=$((status | rc))
   # Records per status (any 'wrong' or 'error' needs a look) and per speed-of-light source.
