@@ -113,7 +113,8 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
     BSRFLOW_REQUIRE(two_items_shape(A.R, A.C, cfg.row_group), Errc::unsupported,
                     "GemmOptions::items_per_stage = " + str(options.items_per_stage) +
                         " is a form of the 16 x 16 row-group kernel; this plan has " + str(A.R) + " x " + str(A.C) +
-                        " blocks and row_group " + str(cfg.row_group));
+                        " blocks and row_group " + str(cfg.row_group) + " (row_group = " + str(kRowGroupRows) +
+                        " asks for row groups)");
     cfg.items_per_stage = options.items_per_stage;
   } else if (options.items_per_stage == 0) {
     cfg.items_per_stage = tuned_items_per_stage(A.R, A.C, cfg.row_group, device.memory_bandwidth);
