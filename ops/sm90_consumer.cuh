@@ -111,45 +111,6 @@ __device__ __forceinline__ void mma_item_rows(Accumulators<K>& acc, StageDescrip
     mma_item_rows<K, M, Slot, r + 1>(acc, d, stage_step);
   }
 }
-template <int TransA, int TransB>
-__device__ __forceinline__ void mma_pair_f16(float (&d)[8], float (&e)[8], std::uint64_t desc_a, std::uint64_t desc_b) {
-  asm volatile(
-      "{\n"
-      "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, 1, 1, 1, %18, %19;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-        "+f"(d[7]), "+f"(e[0]), "+f"(e[1]), "+f"(e[2]), "+f"(e[3]), "+f"(e[4]), "+f"(e[5]),
-        "+f"(e[6]), "+f"(e[7])
-      : "l"(desc_a), "l"(desc_b), "n"(TransA), "n"(TransB));
-}
-template <class K, unsigned PM, int Slot, int p = 0>
-__device__ __forceinline__ void mma_item_pairs(Accumulators<K>& acc, StageDescriptors d, std::uint32_t stage_step) {
-  if constexpr (p == K::G / 2) {
-    wgmma_commit();
-    fence_accumulators<K>(acc);
-  } else {
-    if constexpr ((PM >> p) & 1u) {
-      constexpr std::uint32_t a_offset = std::popcount(PM & ((1u << p) - 1u)) * 2 * K::kBlockBytes;
-      constexpr std::uint32_t a_slot = Slot * K::kItemABytes;
-      constexpr std::uint32_t b_slot = Slot * K::kItemBBytes / 16;
-      const std::uint64_t desc_a_chunk = desc_from_words(d.a_lo + stage_step + (a_slot + a_offset) / 16, K::kDescHiK);
-#pragma unroll
-      for (int mt = 0; mt < K::kMTiles; ++mt) {
-        const std::uint64_t da = desc_from_words(d.b_lo + stage_step + b_slot + K::b_offset(mt * 64, 0) / 16, K::kDescHiB);
-        mma_pair_f16<K::kTransB, 0>(acc[2 * p][mt], acc[2 * p + 1][mt], da, desc_a_chunk);
-      }
-    }
-    mma_item_pairs<K, PM, Slot, p + 1>(acc, d, stage_step);
-  }
-}
-template <class K, int Slot>
-__device__ __forceinline__ void mma_item_paired(Accumulators<K>& acc, StageDescriptors d, std::uint32_t stage_step,
-                                         unsigned pm) {
-  pm = (pm & 3u ? 1u : 0u) | (pm & 12u ? 2u : 0u);
-  if (pm == 1u) mma_item_pairs<K, 1u, Slot>(acc, d, stage_step);
-  else if (pm == 2u) mma_item_pairs<K, 2u, Slot>(acc, d, stage_step);
-  else mma_item_pairs<K, 3u, Slot>(acc, d, stage_step);
-}
 // The i-th non-empty row mask of a g-row group, fewest rows first.
 constexpr unsigned mask_by_rows(int i, int g) {
   for (int rows = 1; rows <= g; ++rows)
@@ -184,12 +145,10 @@ __device__ __forceinline__ void mma_item(Accumulators<K>& acc, StageDescriptors 
 template <class K>
 __device__ __forceinline__ void mma_items(Accumulators<K>& acc, StageDescriptors d, std::uint32_t stage_step,
                                           unsigned mask0, unsigned mask1) {
-  if constexpr (K::R == 16 && K::G == 4 && !K::kBf16) mma_item_paired<K, 0>(acc, d, stage_step, mask0);
-  else mma_item<K, 0>(acc, d, stage_step, mask0);
+  mma_item<K, 0>(acc, d, stage_step, mask0);
   if constexpr (K::kItemsPerStage == 2) {
     if (mask1 != 0) {
-      if constexpr (K::R == 16 && K::G == 4 && !K::kBf16) mma_item_paired<K, 1>(acc, d, stage_step, mask1);
-      else mma_item<K, 1>(acc, d, stage_step, mask1);
+      mma_item<K, 1>(acc, d, stage_step, mask1);
       wgmma_wait<2>();
       return;
     }
