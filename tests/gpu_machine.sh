@@ -101,7 +101,7 @@ if [ "${BSRFLOW_GPU_SANITIZE:-1}" != 0 ]; then
     compute-sanitizer --tool $tool --error-exitcode 99 "$bin/bsrflow_tests" "$tool_tags" \
       >"$out/sanitize_$tool.log" 2>&1
     rc=$?; status=$((status | rc))
-    summary+=("compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY' "$out/sanitize_$tool.log" | tail -n 1)")
+    summary+=("compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize_$tool.log" | tail -n 1)")
   done
 fi
 
