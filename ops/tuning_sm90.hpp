@@ -122,10 +122,10 @@ constexpr int tuned_row_group(int R, int C, Layout b_layout, double density) {
 // 50-51): two items per ring stage pay the consumers' per-stage work (barrier wait, release, loop
 // step) once per two items, but a stage is twice as large (6 stages of 36 KiB instead of 12 of 18)
 // and is released only when both items are done, so fewer items are in flight. Measured
-// (bsr_bench 8192^3 f16 12.5%, one process, time of one item / two items per stage): H200 1.032
-// uniform, 1.065 power-law (consumer-bound); H100 0.97 uniform, 1.01 power-law (load-bound:
-// the shallower ring loses). 32 x 32 at 4 two-item stages of 48 KiB: 0.965, so only 16 x 16 has
-// them. The planner takes two on GPUs whose memory moves at least kTwoItemsMinBandwidth (the
+// (bsr_bench 8192^3 f16 12.5%, one process, time of one item / two items per stage; entry 51):
+// H200 1.022 uniform, 1.048 power-law, 1.022 bf16 (consumer-bound); H100 0.967 uniform, 1.007
+// power-law (load-bound: the shallower ring loses); entry 50 had 1.032 / 1.065 and 0.97 / 1.01 on
+// other units. 32 x 32 at 4 two-item stages of 48 KiB: 0.965, so only 16 x 16 has them. The planner takes two on GPUs whose memory moves at least kTwoItemsMinBandwidth (the
 // H200's 4.8 TB/s; the H100's 3.35 TB/s is below it): the two GPUs measured differ in memory
 // speed, not in SMs or L2, and the loads keep up with the two-item consumer only on the faster one.
 constexpr int kMaxItemsPerStage = 2;
