@@ -19,6 +19,16 @@ namespace bsrflow {
 //          rows are wgmma-N (R in {16, 32, 64}); the choice for small blocks.
 enum class GemmOrientation : std::uint8_t { direct, swap };
 
+// The name part of a row-group geometry, shared by every configuration name (plans, tuned
+// configurations, bsr_bench variants): "" for one block row per tile, "_g4" for row groups of 4,
+// "_g4x2" with two items per ring stage.
+inline std::string row_group_suffix(int row_group, int items_per_stage) {
+  std::string s;
+  if (row_group > 1) s += "_g" + std::to_string(row_group);
+  if (items_per_stage > 1) s += "x" + std::to_string(items_per_stage);
+  return s;
+}
+
 struct Sm90Config {
   DType in = DType::f16;  // f16 or bf16 (f32 accumulation)
   int R = 64;             // block height
@@ -56,8 +66,7 @@ struct Sm90Config {
     if (swap()) s += "_swap";
     if (b_layout == Layout::col_major) s += "_bcol";
     if (cluster == 2) s += "_pair";
-    if (row_group > 1) s += "_g" + std::to_string(row_group);
-    if (items_per_stage > 1) s += "x" + std::to_string(items_per_stage);
+    s += row_group_suffix(row_group, items_per_stage);
     if (copy_only) s += "_copy";
     return s;
   }

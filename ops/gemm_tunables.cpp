@@ -13,8 +13,7 @@ std::string GemmTunedConfig::name() const {
   std::string s = "swath" + std::to_string(variant.swath) +
                   (variant.orientation == GemmOrientation::swap ? "_swap" : "_direct") + "_kc" +
                   std::to_string(variant.k_chunk);
-  if (variant.row_group > 1) s += "_g" + std::to_string(variant.row_group);
-  if (variant.items_per_stage > 1) s += "x" + std::to_string(variant.items_per_stage);
+  s += row_group_suffix(variant.row_group, variant.items_per_stage);
   s += "_s" + std::to_string(stages);
   if (!split_long_rows) s += "_nosplit";
   return s;

@@ -48,8 +48,7 @@ std::vector<Sm90Variant> instantiated(const BenchCase& c) {
 std::string variant_name(const Sm90Variant& v) {
   std::string s = "swath" + std::to_string(v.swath) + (v.orientation == GemmOrientation::swap ? "_swap" : "_direct");
   if (v.k_chunk > 0) s += "_kc" + std::to_string(v.k_chunk);
-  if (v.row_group > 1) s += "_g" + std::to_string(v.row_group);
-  if (v.items_per_stage > 1) s += "x" + std::to_string(v.items_per_stage);
+  s += row_group_suffix(v.row_group, v.items_per_stage);
   return s;
 }
 
