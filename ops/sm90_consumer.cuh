@@ -84,8 +84,9 @@ __device__ __forceinline__ void mma_stage(float (&acc)[K::kMTiles][K::kAccPerTil
 }
 
 // Closes the wgmma group just issued and waits until the previous one has retired (its stage's
-// shared memory may then be reused): one group in flight while the next stage is awaited. (Two,
-// for row groups, measured 1-3% slower: perf_log entry 49.)
+// shared memory may then be reused): one stage's wgmma in flight while the next stage is awaited.
+// (Two stages in flight, for row groups, measured 1-3% slower: perf_log entry 49. A two-item
+// row-group stage is two groups, one per item, so mma_items waits with wait_group 2 instead.)
 template <class K>
 __device__ __forceinline__ void commit_and_retire_previous(Accumulators<K>& acc) {
   wgmma_commit();

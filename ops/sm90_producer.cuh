@@ -78,6 +78,18 @@ __device__ __forceinline__ void load_b_slice(const GemmParams& p, unsigned char*
   }
 }
 
+// Row groups: item slot `slot` of stage `stage`: its `a_bytes` of blocks from gathered block
+// `first`, contiguous and pre-swizzled in the gathered copy of A, as one bulk copy (one request per
+// block sank entry 26; perf_log entry 48), and the B slice of block column `col`.
+template <class K>
+__device__ __forceinline__ void load_item(const GemmParams& p, const Ring<K>& ring, int stage, int slot, int first,
+                                          std::uint32_t a_bytes, int col, int n0, std::uint64_t policy) {
+  const auto* gathered = static_cast<const unsigned char*>(p.a_gathered);
+  bulk_load(ring.a(stage) + slot * K::kItemABytes, gathered + static_cast<std::int64_t>(first) * K::kBlockBytes,
+            a_bytes, ring.full(stage), policy);
+  load_b_slice<K>(p, ring.b(stage) + slot * K::kItemBBytes, ring.full(stage), col * p.block_c, n0, policy);
+}
+
 // Run by all 32 lanes of producer warp `warp` (of K::kProducerWarps); its lane 0 issues the stages
 // whose sequence number is `warp` modulo kProducerWarps. Every producer warp walks every stage (the
 // same stage / phase state), so the ring order is unchanged; only the issuing is dealt out. Lanes
@@ -117,8 +129,8 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
       for (int i = 0; i < count; i += K::kItemsPerStage) {
         // A's source: block a_block of the values, or a row group's a_blocks gathered blocks from a_block.
         // Row groups: slot 1 holds the next item, if the batch has one (a_blocks1 = 0 if not).
-        int block_col, a_block, a_blocks;
-        int block_col1 = 0, a_block1 = 0, a_blocks1 = 0;
+        int block_col, a_block;
+        int a_blocks = 0, block_col1 = 0, a_block1 = 0, a_blocks1 = 0;  // row groups only
         if constexpr (K::kRowGroups) {
           block_col = __shfl_sync(0xffffffffu, mine.col, i);
           a_block = __shfl_sync(0xffffffffu, mine.first, i);
@@ -131,28 +143,18 @@ __device__ void produce(const GemmParams& p, const Ring<K>& ring, const TileLoop
         } else {
           block_col = __shfl_sync(0xffffffffu, mine, i);
           a_block = block_at(w, kb0 + i);
-          a_blocks = 1;
         }
         for (int chunk = 0; chunk < p.chunks_per_block; ++chunk) {
           if (lane == 0 && turn == warp) {
             // Wait until the consumers (of both CTAs of a pair) released this slot (first pass:
             // returns at once).
             mbar_wait(ring.empty(stage), phase ^ 1u);
-            if constexpr (K::kRowGroups) {
-              // Each item's blocks, contiguous and pre-swizzled in the gathered copy: one bulk copy
-              // (one request per block sank entry 26; perf_log entry 48). Single CTAs only.
+            if constexpr (K::kRowGroups) {  // single CTAs only
               const std::uint32_t a_bytes = static_cast<std::uint32_t>(a_blocks) * K::kBlockBytes;
               const std::uint32_t a_bytes1 = static_cast<std::uint32_t>(a_blocks1) * K::kBlockBytes;
               mbar_arrive_expect_tx(ring.full(stage), K::kItemBBytes * (a_blocks1 > 0 ? 2 : 1) + a_bytes + a_bytes1);
-              const auto* gathered = static_cast<const unsigned char*>(p.a_gathered);
-              bulk_load(ring.a(stage), gathered + static_cast<std::int64_t>(a_block) * K::kBlockBytes, a_bytes,
-                        ring.full(stage), policy);
-              load_b_slice<K>(p, ring.b(stage), ring.full(stage), block_col * p.block_c, n0, policy);
-              if (a_blocks1 > 0) {
-                bulk_load(ring.a(stage) + K::kItemABytes, gathered + static_cast<std::int64_t>(a_block1) * K::kBlockBytes,
-                          a_bytes1, ring.full(stage), policy);
-                load_b_slice<K>(p, ring.b(stage) + K::kItemBBytes, ring.full(stage), block_col1 * p.block_c, n0, policy);
-              }
+              load_item<K>(p, ring, stage, 0, a_block, a_bytes, block_col, n0, policy);
+              if (a_blocks1 > 0) load_item<K>(p, ring, stage, 1, a_block1, a_bytes1, block_col1, n0, policy);
             } else {
               mbar_arrive_expect_tx(ring.full(stage), K::kTxBytes);
               // (KC, R) chunk of block a_block: coordinates (k within block, row, block). In a CTA
