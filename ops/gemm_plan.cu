@@ -57,7 +57,7 @@ struct GemmPlan::Impl {
   int num_swaths = 0;
   int num_tiles = 0;
   int ctas = 0;
-  bool tma_epilogue = false;  // the kernel has the TMA-store epilogue and the options leave it on
+  bool tma_epilogue = false;  // the options leave the TMA-store epilogue on (a probe stores nothing)
   bool single_box_b = true;
   bool l2_evict_last = true;
   // Skinny kernel state.
@@ -181,7 +181,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   impl->kernel = GemmKernel::sm90;
   impl->config = choice.config;
   impl->entry = choice.entry;
-  impl->tma_epilogue = options.tma_store_epilogue && choice.entry->tma_store && !choice.config.copy_only;
+  impl->tma_epilogue = options.tma_store_epilogue && !choice.config.copy_only;
 
   const int swath = impl->config.swath;
   impl->num_swaths = ceil_div(B.cols, swath);
@@ -252,7 +252,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
     impl->workspace = DeviceBuffer<float>(static_cast<std::size_t>(partial_rows) * swath, stream);
     // The kernel's TMA-store epilogue writes the partial tiles as it writes C (row coordinates
     // are 32-bit); the workspace is fixed, so its map is made once, here.
-    impl->tma_partials = impl->tma_epilogue && partial_rows <= INT_MAX;
+    impl->tma_partials = impl->tma_epilogue && impl->entry->tma_partials && partial_rows <= INT_MAX;
     if (impl->tma_partials) {
       const std::uint64_t dims[2] = {static_cast<std::uint64_t>(swath), static_cast<std::uint64_t>(partial_rows)};
       const std::uint64_t stride[1] = {static_cast<std::uint64_t>(swath) * sizeof(float)};
@@ -486,7 +486,18 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       const std::uint64_t stride[1] = {static_cast<std::uint64_t>(C.ld) * sizeof(TOut)};
       const std::uint32_t rows = static_cast<std::uint32_t>(p.entry->epi_rows);
       const std::uint32_t cols = static_cast<std::uint32_t>(p.entry->epi_cols);
-      if (C.layout == Layout::row_major && sizeof(TOut) == 2) {
+      if (cfg.swap()) {
+        // swap-AB: 16-bit output as (R, 64) chunks staged by stmatrix with the swizzle of their
+        // 128-byte rows (row-major C) or 2R-byte columns (column-major C; epilogue_tma_swap).
+        // f32 output leaves through copy_out and needs no map.
+        if (sizeof(TOut) == 2) {
+          const bool row_major = C.layout == Layout::row_major;
+          const std::uint64_t dims[2] = {row_major ? n : m, row_major ? m : n};
+          const std::uint32_t box[2] = {row_major ? cols : rows, row_major ? rows : cols};
+          params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box,
+                                                static_cast<int>(box[0] * sizeof(TOut)));
+        }
+      } else if (C.layout == Layout::row_major && sizeof(TOut) == 2) {
         // 16-bit into row-major C: the kernel stages twice-wide chunks with the swizzle of
         // their 64- or 128-byte rows (KernelTraits::kEpiCols16, epilogue_tma_rows16).
         const std::uint64_t dims[2] = {n, m};

@@ -3,17 +3,18 @@
 // pieces of a split row.
 //
 // The accumulators leave in chunks through a small per-warpgroup shared-memory area:
-// - direct orientation, beta == 0, not a split piece: each chunk is written in the output dtype
-//   and C's layout into one of two buffers and TMA-stored (the store clips at the M / N edges);
-//   16-bit output into row-major C takes twice-wide swizzled chunks (epilogue_tma_rows16);
-//   the warpgroup waits only until a buffer's previous store has *read* it, so global writes
-//   overlap the next tile's main loop.
+// - beta == 0, not a split piece, direct orientation (any output dtype) or swap-AB (16-bit
+//   output): each chunk is written in the output dtype and C's layout into one of two buffers and
+//   TMA-stored (the store clips at the M / N edges); 16-bit output of the direct orientation into
+//   row-major C takes twice-wide swizzled chunks (epilogue_tma_rows16), swap-AB's 16-bit chunks
+//   are stmatrix-staged whole m-tiles (epilogue_tma_swap). The warpgroup waits only until a
+//   buffer's previous store has *read* it, so global writes overlap the next tile's main loop.
 // - direct orientation, split pieces: the same, f32 chunks into the workspace tile. Written by
 //   the consumer threads instead, a 64 KiB partial part took ~7 us per warpgroup at 128 x 128
 //   (clock64 profile, perf_log entry 32), a stall on every split piece.
-// - otherwise (swap-AB, beta != 0, or TMA stores switched off): an f32 chunk with a padded pitch, then
-//   copy_out, a small loop that reads C for beta and writes 4-element vectors along whichever
-//   dimension of C is contiguous.
+// - otherwise (beta != 0, swap-AB with f32 output or split pieces, or TMA stores switched off): an
+//   f32 chunk with a padded pitch, then copy_out, a small loop that reads C for beta and writes
+//   4-element vectors along whichever dimension of C is contiguous.
 //
 // NOTES:
 // - C is never read when beta == 0 (it may hold NaN), matching the reference kernel.
@@ -37,6 +38,7 @@
 #include "bsrflow/ops/sm90_schedule.cuh"
 #include "bsrflow/ops/sm90_tma.cuh"
 #include "bsrflow/ops/sm90_wgmma.cuh"
+#include "bsrflow/ops/tma_swizzle.hpp"
 
 namespace bsrflow::sm90 {
 
@@ -210,7 +212,7 @@ template <class K, class TOut, bool CColMajor>
 __device__ void epilogue_tma(const CUtensorMap* map, int row0, int col0, float alpha,
                              const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg, int warp,
                              int lane, int& count) {
-  static_assert(!K::kSwap && K::kTmaStore, "TMA-store chunks are the direct orientation's");
+  static_assert(!K::kSwap, "these TMA-store chunks are the direct orientation's (swap-AB: epilogue_tma_swap)");
   const bool issuer = warp == 0 && lane == 0;
   for (int j = 0; j < K::kEpiChunks; ++j, ++count) {
     TOut* buf = reinterpret_cast<TOut*>(bufs + (count & 1) * K::kEpiBufBytes);  // (kEpiRows, kEpiCols) box
@@ -256,6 +258,14 @@ __device__ __forceinline__ void stmatrix_x4(std::uint32_t addr, std::uint32_t r0
                "r"(r2), "r"(r3)
                : "memory");
 }
+// The same with `.trans`: lane 8 i + r gives the address of *column* r of matrix i, which is
+// stored as 8 consecutive 16-bit values.
+__device__ __forceinline__ void stmatrix_x4_trans(std::uint32_t addr, std::uint32_t r0, std::uint32_t r1,
+                                                  std::uint32_t r2, std::uint32_t r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0),
+               "r"(r1), "r"(r2), "r"(r3)
+               : "memory");
+}
 
 // Stages chunk J of the warpgroup's (64, kWgCols) accumulators (columns [J kEpiCols16, +kEpiCols16))
 // into `buf` as 16-bit rows of kEpiRowBytes16 bytes with the TMA store's swizzle. Each stmatrix
@@ -298,7 +308,7 @@ template <class K, class TOut>
 __device__ void epilogue_tma_rows16(const GemmParams& p, const TileWork& w,
                                    const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
                                    int warp, int lane, int& count) {
-  static_assert(!K::kSwap && K::kTmaStore && sizeof(TOut) == 2, "16-bit output, direct orientation");
+  static_assert(!K::kSwap && sizeof(TOut) == 2, "16-bit output, direct orientation");
   const bool issuer = warp == 0 && lane == 0;
   const int row0 = w.row * K::R + part_row<K>(wg);
   const int col0 = w.swath * K::SW + part_col<K>(wg);
@@ -312,6 +322,76 @@ __device__ void epilogue_tma_rows16(const GemmParams& p, const TileWork& w,
     named_barrier_sync(1 + wg, 128);
     if (issuer) {
       tma_store_2d(&p.tmap_c, buf, col0 + j * K::kEpiCols16, row0);  // (n, m)
+      bulk_commit_group();
+    }
+  }
+}
+
+// ---- swap-AB, 16-bit output: whole m-tiles staged by stmatrix, stored by TMA --------------------
+
+// Stages m-tile J of the warpgroup's accumulators, C's (R, 64) chunk at the m-tile's columns, into
+// `buf` in C's layout with the TMA store's swizzle. In swap-AB a fragment row is a C column and a
+// fragment column a C row. Each stmatrix covers the warp's 16 C columns x two 8-row groups of C:
+// matrices (fragment rows 0-7 | 8-15) x (row group g | g+1), registers i .. i+7 of the fragment.
+// Row-major C: `.trans` writes each matrix column (8 C columns of one C row) as a 16-byte row
+// piece of the chunk's 128-byte rows; column-major C: each matrix row (8 C rows of one C column)
+// into the chunk's 2R-byte columns. Either way the 8 addresses of a matrix fall in 8 different
+// 16-byte bank groups once swizzled.
+template <class K, class TOut, bool CColMajor, int J>
+__device__ __forceinline__ void stage_swap16(const float (&acc)[K::kMTiles][K::kAccPerTile], std::uint32_t buf,
+                                             int warp, int lane, float alpha) {
+  const int m = lane >> 3, r = lane & 7;  // this lane addresses row r of matrix m
+  const int frag_row = warp * 16 + (m & 1) * 8;  // the matrix's first fragment row: a C column
+#pragma unroll
+  for (int g = 0; g < K::R / 8; g += 2) {
+    const int i = 4 * g;                 // accumulators of row group g: [i, i + 4); group g + 1's follow
+    const int c_row = (g + (m >> 1)) * 8;  // the matrix's first C row
+    const std::uint32_t r0 = pack16x2<TOut>(alpha * acc[J][i], alpha * acc[J][i + 1]);
+    const std::uint32_t r1 = pack16x2<TOut>(alpha * acc[J][i + 2], alpha * acc[J][i + 3]);
+    const std::uint32_t r2 = pack16x2<TOut>(alpha * acc[J][i + 4], alpha * acc[J][i + 5]);
+    const std::uint32_t r3 = pack16x2<TOut>(alpha * acc[J][i + 6], alpha * acc[J][i + 7]);
+    if constexpr (CColMajor) {
+      constexpr int kColBytes = K::R * 2;
+      const std::uint32_t off = static_cast<std::uint32_t>((frag_row + r) * kColBytes + c_row * 2);
+      stmatrix_x4(buf + swizzled_offset(off, kColBytes), r0, r1, r2, r3);
+    } else {
+      const std::uint32_t off = static_cast<std::uint32_t>((c_row + r) * 128 + frag_row * 2);
+      stmatrix_x4_trans(buf + swizzled_offset(off, 128), r0, r1, r2, r3);
+    }
+  }
+}
+
+// stage_swap16<..., J> for a run-time m-tile j (accumulator indices stay compile-time).
+template <class K, class TOut, bool CColMajor, int J = 0>
+__device__ __forceinline__ void stage_swap16_at(int j, const float (&acc)[K::kMTiles][K::kAccPerTile],
+                                                std::uint32_t buf, int warp, int lane, float alpha) {
+  if constexpr (J < K::kMTiles) {
+    if (j == J) stage_swap16<K, TOut, CColMajor, J>(acc, buf, warp, lane, alpha);
+    else stage_swap16_at<K, TOut, CColMajor, J + 1>(j, acc, buf, warp, lane, alpha);
+  }
+}
+
+// 16-bit output of a swap-AB kernel: one (R, 64) chunk per m-tile, double-buffered as in
+// epilogue_tma (the same waits and barriers per chunk as the f32 path, whose copy loop it
+// replaces with one TMA store issued by one thread).
+template <class K, class TOut, bool CColMajor>
+__device__ void epilogue_tma_swap(const GemmParams& p, const TileWork& w,
+                                  const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
+                                  int warp, int lane, int& count) {
+  static_assert(K::kSwap && sizeof(TOut) == 2, "16-bit output, swap-AB");
+  const bool issuer = warp == 0 && lane == 0;
+  const int row0 = w.row * K::R;
+  const int col0 = w.swath * K::SW + wg * K::kWgCols;
+  for (int j = 0; j < K::kMTiles; ++j, ++count) {
+    unsigned char* buf = bufs + (count & 1) * K::kSwapChunkBytes;
+    if (issuer) bulk_wait_group_read<1>();
+    named_barrier_sync(1 + wg, 128);  // this buffer is free
+    stage_swap16_at<K, TOut, CColMajor>(j, acc, smem_addr(buf), warp, lane, p.alpha);
+    fence_proxy_async_smem();
+    named_barrier_sync(1 + wg, 128);
+    if (issuer) {
+      if constexpr (CColMajor) tma_store_2d(&p.tmap_c, buf, row0, col0 + j * 64);  // (m, n)
+      else tma_store_2d(&p.tmap_c, buf, col0 + j * 64, row0);                       // (n, m)
       bulk_commit_group();
     }
   }
@@ -396,7 +476,20 @@ __device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
 template <class K>
 __device__ void epilogue(const GemmParams& p, const TileWork& w, const float (&acc)[K::kMTiles][K::kAccPerTile],
                          unsigned char* bufs, int wg, int warp, int lane, int& count) {
-  if constexpr (K::kTmaStore) {
+  if constexpr (K::kSwap) {
+    if (w.slot < 0 && p.tma_store) {
+      if (p.out == DType::f16) {
+        if (p.c_col_major) epilogue_tma_swap<K, __half, true>(p, w, acc, bufs, wg, warp, lane, count);
+        else epilogue_tma_swap<K, __half, false>(p, w, acc, bufs, wg, warp, lane, count);
+        return;
+      }
+      if (p.out == DType::bf16) {
+        if (p.c_col_major) epilogue_tma_swap<K, __nv_bfloat16, true>(p, w, acc, bufs, wg, warp, lane, count);
+        else epilogue_tma_swap<K, __nv_bfloat16, false>(p, w, acc, bufs, wg, warp, lane, count);
+        return;
+      }
+    }
+  } else {
     if (w.slot < 0 && p.tma_store) {
       epilogue_tma_dispatch<K>(p, w, acc, bufs, wg, warp, lane, count);
       return;

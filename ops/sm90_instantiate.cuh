@@ -15,7 +15,7 @@ KernelEntry make_entry() {
   using K = KernelTraits<TIn, R, KC, SW, Swap, BColMajor, CopyOnly, G, Items>;
   return {KernelKey{dtype_of_v<TIn>, R, KC, SW, Swap, BColMajor, CopyOnly, G, Items},
           reinterpret_cast<const void*>(&bsr_gemm_kernel<K>), K::kStageBytes, K::kFixedBytes,
-          K::kThreads, K::kMaxStages, K::kTmaStore, K::kEpiRows, K::kEpiCols};
+          K::kThreads, K::kMaxStages, K::kTmaPartials, K::kEpiRows, K::kEpiCols};
 }
 
 }  // namespace bsrflow::sm90

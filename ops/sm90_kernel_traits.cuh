@@ -102,12 +102,16 @@ struct KernelTraits {
   // The warpgroup's accumulators leave in chunks of kEpiRows x kEpiCols outputs (C orientation):
   //   direct: all 64 rows x 32 columns (R = 128) or 16 columns (R = 64, to keep a 5th stage),
   //           two buffers: with beta == 0 a chunk is staged in the output dtype and layout and
-  //           TMA-stored while the next one is staged (kTmaStore);
-  //   swap:   all R rows x one 64-column m-tile (all four warps), one f32 buffer: the tiles of
-  //           small blocks are short, so the fewest barriers per tile win (perf_log entry 2:
-  //           half-m-tile chunks for TMA stores cost 10-20% at R = 16 / 32).
-  // The f32 path pads the row pitch and goes through copy_out (sm90_epilogue.cuh).
-  static constexpr bool kTmaStore = !kSwap;
+  //           TMA-stored while the next one is staged;
+  //   swap:   all R rows x one 64-column m-tile (all four warps): the tiles of small blocks are
+  //           short, so the fewest barriers per tile win (perf_log entry 2: half-m-tile chunks
+  //           for TMA stores cost 10-20% at R = 16 / 32). With beta == 0 and 16-bit output a
+  //           chunk is staged in C's dtype and layout by stmatrix into one of two buffers of
+  //           kSwapChunkBytes and TMA-stored (epilogue_tma_swap); otherwise one f32 buffer.
+  // The f32 path pads the row pitch and goes through copy_out (sm90_epilogue.cuh). Split pieces'
+  // f32 partial tiles are TMA-stored in the direct orientation only (kTmaPartials): the swap
+  // orientation's f32 chunks would need twice its f32 buffer.
+  static constexpr bool kTmaPartials = !kSwap;
   static constexpr int kEpiRows = kSwap ? R : 64;
   static constexpr int kEpiCols = kSwap ? 64 : (R == 128 ? 32 : 16);
   static constexpr int kEpiChunks = kWgCols / kEpiCols;
@@ -117,20 +121,27 @@ struct KernelTraits {
   static constexpr int kEpiCols16 = 2 * kEpiCols;
   static constexpr int kEpiRowBytes16 = kEpiCols16 * 2;
   static constexpr int kEpiPitch = kEpiCols + 4;  // floats; breaks the power-of-two row stride
-  static constexpr int kEpiBufBytes = kEpiRows * kEpiCols * 4;  // one TMA-store chunk (f32 at most)
+  static constexpr int kEpiBufBytes = kEpiRows * kEpiCols * 4;  // one direct TMA-store chunk (f32 at most)
+  // swap, 16-bit: one (R, 64) chunk with 128-byte rows (row-major C) or 2R-byte columns (column-major).
+  static constexpr int kSwapChunkBytes = R * 64 * 2;
   static constexpr int kEpiF32Bytes = kEpiRows * kEpiPitch * 4;
-  static constexpr int kEpiBytes =
-      ((kTmaStore && 2 * kEpiBufBytes > kEpiF32Bytes ? 2 * kEpiBufBytes : kEpiF32Bytes) + 127) / 128 * 128;
+  static constexpr int kEpiTmaBytes = kSwap ? 2 * kSwapChunkBytes : 2 * kEpiBufBytes;
+  static constexpr int kEpiBytes = ((kEpiTmaBytes > kEpiF32Bytes ? kEpiTmaBytes : kEpiF32Bytes) + 127) / 128 * 128;
+  // Warpgroup w's area starts w * kEpiStride after the ring: 1024-byte aligned, as swizzled TMA
+  // sources need (the last area is not padded: 16 x 16 row groups fill 227 KiB to within 576 bytes).
+  static constexpr int kEpiStride = (kEpiBytes + 1023) / 1024 * 1024;
   static_assert(kEpiBufBytes % 128 == 0, "TMA store sources stay 128-byte aligned");
   static_assert(kSwap || ((kEpiRowBytes16 == 64 || kEpiRowBytes16 == 128) && kEpiChunks % 2 == 0 &&
                           kEpiRows * kEpiRowBytes16 == kEpiBufBytes),
                 "16-bit row-major chunks: a 64- or 128-byte swizzle row, filling one buffer");
   static_assert(kSwap || kEpiBufBytes % 1024 == 0, "swizzled TMA-store sources need 1024-byte alignment");
+  static_assert(!kSwap || kSwapChunkBytes % 1024 == 0, "swizzled TMA-store sources need 1024-byte alignment");
 
   static constexpr int kBarrierBytes = 2 * kMaxStages * 8;  // full[] and empty[] mbarriers
   static constexpr int kAlignSlack = 1024;                  // dynamic smem is only 16-byte aligned
-  // Bytes after the ring: epilogue buffers, then barriers.
-  static constexpr int kFixedBytes = kConsumers * kEpiBytes + kBarrierBytes + kAlignSlack;
+  // Bytes after the ring: epilogue areas, then barriers.
+  static constexpr int kBarrierOffset = (kConsumers - 1) * kEpiStride + kEpiBytes;
+  static constexpr int kFixedBytes = kBarrierOffset + kBarrierBytes + kAlignSlack;
 
   static constexpr int smem_bytes(int stages) { return stages * kStageBytes + kFixedBytes; }
 

@@ -39,7 +39,7 @@ struct KernelEntry {
   int fixed_bytes;       // epilogue buffers + barriers + alignment slack
   int threads;
   int max_stages;  // the deepest ring its barrier array holds (KernelTraits::kMaxStages)
-  bool tma_store;  // has the TMA-store epilogue (used when beta == 0)
+  bool tma_partials;  // TMA-stores split pieces' f32 partial tiles (direct orientation)
   int epi_rows;    // its chunk (C orientation): the box of the C tensor map
   int epi_cols;
 

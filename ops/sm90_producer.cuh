@@ -25,10 +25,10 @@ struct Ring {
   __device__ unsigned char* b(int s) const { return base + s * K::kStageBytes + K::kAStride; }
   // Epilogue staging buffer of consumer warpgroup `wg`.
   __device__ float* epi(int wg) const {
-    return reinterpret_cast<float*>(base + stages * K::kStageBytes + wg * K::kEpiBytes);
+    return reinterpret_cast<float*>(base + stages * K::kStageBytes + wg * K::kEpiStride);
   }
   __device__ std::uint64_t* full(int s) const {
-    return reinterpret_cast<std::uint64_t*>(base + stages * K::kStageBytes + K::kConsumers * K::kEpiBytes) + s;
+    return reinterpret_cast<std::uint64_t*>(base + stages * K::kStageBytes + K::kBarrierOffset) + s;
   }
   __device__ std::uint64_t* empty(int s) const { return full(K::kMaxStages + s); }
 };

@@ -76,8 +76,9 @@ void check_entry(const sm90::KernelEntry& e) {
     c.N = e.key.swath + 72;            // two swaths, the second partial
     c.b_layout = bl;
     c.seed = static_cast<std::uint32_t>(R * 1000 + C);
-    // Six combinations of output dtype, C layout, ld padding and beta (0: TMA-store epilogue in
-    // the direct orientation, else the general one; also 0 with the general one forced).
+    // Seven combinations of output dtype, C layout, ld padding and beta (0: the TMA-store
+    // epilogue - in the swap-AB orientation for 16-bit output only - else the general one; also 0
+    // with the general one forced).
     GemmOptions generic = o;
     generic.tma_store_epilogue = false;
     c.c_layout = Layout::row_major, c.padded = false, c.beta = 0.0f;
@@ -92,6 +93,7 @@ void check_entry(const sm90::KernelEntry& e) {
     check_exact<TIn, float>(c, generic);
     c.c_layout = Layout::col_major, c.padded = true, c.beta = 0.0f;
     check_exact<TIn, float>(c, o);
+    check_exact<TIn, TIn>(c, o);
   }
   if (!e.key.b_col_major) {
     // N % 64 == 0: a row-major B stage arrives as one 3-D box (the default; the last swath is
@@ -554,7 +556,7 @@ TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
 
 TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops][sm90][gpu][sm90small]") {
   // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
-  // block height, the TMA-store (beta == 0) and general (beta != 0) epilogues, a split row (its
+  // block height, the TMA-store (beta == 0; both C layouts) and general (beta != 0) epilogues, a split row (its
   // partial tiles TMA-stored and thread-stored),
   // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs, loads with and
   // without the L2 evict-last priority, odd swath groups (short pieces walked backwards).
@@ -572,6 +574,7 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     split_thread_stores.tma_store_epilogue = false;
     check_exact<__half, __half>(c, split_thread_stores);  // ... and written by the threads
     c.c_layout = Layout::col_major;
+    check_exact<__half, __half>(c, split);  // 16-bit chunks TMA-stored into column-major C
     c.beta = 2.0f;
     c.N = 128;  // N % 64 == 0: row-major B stages as one 3-D box
     check_exact<__half, float>(c, GemmOptions{});
