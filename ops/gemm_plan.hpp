@@ -95,9 +95,9 @@ struct GemmOptions {
   // (loaded once, TMA-multicast to both). 2 needs max_ctas 0 or >= 2; the plan's name ends in
   // "_pair" when pairs run.
   int cluster = 0;
-  // Block rows per tile: 0 = tuned (row groups for 16 x 16 blocks from 8% density and 32 x 32
-  // from 15%, with row-major B, when swath, k_chunk, orientation and cluster = 2 are left unset;
-  // else 1; tuning_sm90.hpp tuned_row_group), 1, or 4 = row groups of 4
+  // Block rows per tile: 0 = tuned (row groups for 16 x 16 blocks from 4.5% density and 32 x 32
+  // from 11% with row-major B, both from 3% with column-major B, when swath, k_chunk, orientation
+  // and cluster = 2 are left unset; else 1; tuning_sm90.hpp tuned_row_group), 1, or 4 = row groups of 4
   // consecutive block rows sharing each block column's B load (16 x 16 and 32 x 32 blocks;
   // perf_log entries 48-49). A's values are gathered into item order before each run, into the
   // plan's workspace. The plan's name ends in "_g4" when row groups run. With cluster 0 or 1 only.

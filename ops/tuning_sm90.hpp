@@ -103,19 +103,28 @@ constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout, int swat
 //   32 x 32: 6.25% 0.84 | 0.77, 12.5% 0.98 | 0.88, 25% 1.15 | 1.04, 50% 1.46 | 1.28
 // With the consumer's cheaper descriptors (entry 50) the crossings moved down (bsr_bench, same
 // ratio; H100 | H200): 16 x 16 6.25% 0.98 | 0.96, 9% 1.07 | 1.03; 32 x 32 12.5% 0.98 | 0.98 (1.03
-// on a second H100), 18.75% 1.08 | 1.09. So the planner takes them from 8% at 16 x 16 and from 15%
-// at 32 x 32 (kRowGroupMinDensity*), with row-major B (the tuner also picked them for 32 x 32
-// with column-major B at 12.5%: +10% H100, +3-4% H200, entry 49), where the options leave the
-// geometry to it.
+// on a second H100), 18.75% 1.08 | 1.09. With the swap-AB TMA-store epilogue (entry 52, which
+// took the row-group kernels 6.6-8.3% and the one-row kernels 4.7-5.4% at 12.5%) they moved again
+// (H100 | H200): row-major B, 16 x 16 3% 1.03 | 0.94, 4.5% 1.06 | 1.00, 6.25% 1.06 | 1.02;
+// 32 x 32 9% 0.98 | 0.97, 10.5% 1.00 | 0.99, 12.5% 1.03 | 1.02, 15% 1.06 | 1.04. Column-major B,
+// whose one-row kernel loads B as K-major boxes of 32- / 64-byte rows, slower per byte, so the
+// bytes that row groups share are worth more: 16 x 16 3% 1.03 | 1.00, 4.5% 1.07 | 1.03, 12.5%
+// 1.21 | 1.15; 32 x 32 3% 1.01 | 1.04, 4.5% 1.04 | 1.04, 12.5% 1.14 | 1.08. So the planner takes
+// them from 4.5% (16 x 16) and 11% (32 x 32) with row-major B, from 3% with column-major B
+// (kRowGroupMinDensity*; below 3% not measured), where the options leave the geometry to it.
 constexpr int kRowGroupRows = 4;
-constexpr double kRowGroupMinDensity16 = 0.08;
-constexpr double kRowGroupMinDensity32 = 0.15;
+constexpr double kRowGroupMinDensity16 = 0.045;
+constexpr double kRowGroupMinDensity32 = 0.11;
+constexpr double kRowGroupMinDensityColumnB = 0.03;
 constexpr bool row_group_shape(int R, int C) { return (R == 16 || R == 32) && C == R; }
 constexpr int row_group_swath(int R) { return R == 16 ? 512 : 256; }
 // `density`: stored blocks / (block rows x block columns).
 constexpr int tuned_row_group(int R, int C, Layout b_layout, double density) {
-  if (!row_group_shape(R, C) || b_layout != Layout::row_major) return 1;
-  return density >= (R == 16 ? kRowGroupMinDensity16 : kRowGroupMinDensity32) ? kRowGroupRows : 1;
+  if (!row_group_shape(R, C)) return 1;
+  const double from = b_layout == Layout::col_major ? kRowGroupMinDensityColumnB
+                      : R == 16                     ? kRowGroupMinDensity16
+                                                    : kRowGroupMinDensity32;
+  return density >= from ? kRowGroupRows : 1;
 }
 
 // Items per stage of the 16 x 16 row-group kernel (Sm90Config::items_per_stage; perf_log entries

@@ -157,7 +157,7 @@ TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H1
   grouped.items_per_stage = 2;
   grouped.stages = 6;
   CHECK(sm90_plan_name(square(16), copy_probe_options(grouped), h200) == "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2_copy");
-  CHECK(sm90_plan_name(square(32), sm90_options(), h200) == "bsr_sm90_f16_r32c32_swath512_s6_swap");  // 12.5%: one row
+  CHECK(sm90_plan_name(square(32), sm90_options(), h200) == "bsr_sm90_f16_r32c32_swath256_s8_swap_g4");  // 12.5%: row groups
   BenchCase dense32 = square(32);
   dense32.density = 0.25;
   CHECK(sm90_plan_name(dense32, sm90_options(), h200) == "bsr_sm90_f16_r32c32_swath256_s8_swap_g4");

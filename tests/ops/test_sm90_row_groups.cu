@@ -158,21 +158,29 @@ TEST_CASE("row groups: options and errors on a fake H100", "[ops][sm90][rowgroup
                                  std::to_string(sm90::row_group_swath(b)) + "_s" + std::to_string(c.config.stages) +
                                  "_swap_g4");
     // The planner's own choice (tuning_sm90.hpp tuned_row_group): by density (of the 64 blocks),
-    // from 8% at 16 x 16 and from 15% at 32 x 32, row-major B only.
+    // from 4.5% at 16 x 16 and from 11% at 32 x 32 with row-major B, from 3% with column-major B.
     auto planned_rows = [&](std::int64_t nnzb, Layout bl) {
       return sm90::choose(pattern_of(8 * b, 8 * b, b, b, nnzb), DType::f16, dense(8 * b, 1024, bl), dense(8 * b, 1024),
                           GemmOptions{}, h100)
           .config.row_group;
     };
-    CHECK(planned_rows(4, Layout::row_major) == 1);                  // 6.25%
-    CHECK(planned_rows(5, Layout::row_major) == 1);                  // 7.8%
+    CHECK(planned_rows(2, Layout::row_major) == 1);                  // 3.1%
+    CHECK(planned_rows(3, Layout::row_major) == (b == 16 ? 4 : 1));  // 4.7%
+    CHECK(planned_rows(4, Layout::row_major) == (b == 16 ? 4 : 1));  // 6.25%
     CHECK(planned_rows(6, Layout::row_major) == (b == 16 ? 4 : 1));  // 9.4%
-    CHECK(planned_rows(8, Layout::row_major) == (b == 16 ? 4 : 1));  // 12.5%
-    CHECK(planned_rows(9, Layout::row_major) == (b == 16 ? 4 : 1));  // 14.1%
-    CHECK(planned_rows(10, Layout::row_major) == 4);                 // 15.6%
+    CHECK(planned_rows(7, Layout::row_major) == (b == 16 ? 4 : 1));  // 10.9%
+    CHECK(planned_rows(8, Layout::row_major) == 4);                  // 12.5%
     CHECK(planned_rows(16, Layout::row_major) == 4);                 // 25%
     CHECK(planned_rows(32, Layout::row_major) == 4);                 // 50%
-    CHECK(planned_rows(32, Layout::col_major) == 1);
+    CHECK(planned_rows(1, Layout::col_major) == 1);                  // 1.6%
+    CHECK(planned_rows(2, Layout::col_major) == 4);                  // 3.1%
+    CHECK(planned_rows(8, Layout::col_major) == 4);                  // 12.5%
+    CHECK(sm90::tuned_row_group(b, b, Layout::col_major, 0.029) == 1);
+    CHECK(sm90::tuned_row_group(b, b, Layout::col_major, 0.03) == 4);
+    CHECK(sm90::tuned_row_group(32, 32, Layout::row_major, 0.109) == 1);
+    CHECK(sm90::tuned_row_group(32, 32, Layout::row_major, 0.11) == 4);
+    CHECK(sm90::tuned_row_group(16, 16, Layout::row_major, 0.044) == 1);
+    CHECK(sm90::tuned_row_group(16, 16, Layout::row_major, 0.045) == 4);
     CHECK(sm90::tuned_row_group(b, b, Layout::row_major, 0.5) == 4);
     CHECK(sm90::tuned_row_group(64, 64, Layout::row_major, 0.5) == 1);
   }
@@ -241,8 +249,8 @@ TEST_CASE("row groups: two items per stage where memory is fast (fake H100 and H
   CHECK(on_h200.name() == "bsr_sm90_f16_r16c16_swath512_s6_swap_g4x2");
   CHECK(plan_on(h100, 16, 8, GemmOptions{}).name() == "bsr_sm90_f16_r16c16_swath512_s12_swap_g4");
   // Below the row-group density, and at 32 x 32, one item per stage on both.
-  CHECK(plan_on(h200, 16, 4, GemmOptions{}).items_per_stage == 1);
-  CHECK(plan_on(h200, 16, 4, GemmOptions{}).row_group == 1);
+  CHECK(plan_on(h200, 16, 2, GemmOptions{}).items_per_stage == 1);
+  CHECK(plan_on(h200, 16, 2, GemmOptions{}).row_group == 1);
   CHECK(plan_on(h200, 32, 32, GemmOptions{}).items_per_stage == 1);
   CHECK(plan_on(h200, 32, 32, GemmOptions{}).row_group == 4);
   // The caller's choice holds on either GPU; with row_group 0, 2 items ask for the planner's row
