@@ -375,23 +375,21 @@ __device__ __forceinline__ void stage_swap16_at(int j, const float (&acc)[K::kMT
 // epilogue_tma (the same waits and barriers per chunk as the f32 path, whose copy loop it
 // replaces with one TMA store issued by one thread).
 template <class K, class TOut, bool CColMajor>
-__device__ void epilogue_tma_swap(const GemmParams& p, const TileWork& w,
+__device__ void epilogue_tma_swap(const CUtensorMap* map, int row0, int col0, float alpha,
                                   const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
                                   int warp, int lane, int& count) {
   static_assert(K::kSwap && sizeof(TOut) == 2, "16-bit output, swap-AB");
   const bool issuer = warp == 0 && lane == 0;
-  const int row0 = w.row * K::R;
-  const int col0 = w.swath * K::SW + wg * K::kWgCols;
   for (int j = 0; j < K::kMTiles; ++j, ++count) {
     unsigned char* buf = bufs + (count & 1) * K::kSwapChunkBytes;
     if (issuer) bulk_wait_group_read<1>();
     named_barrier_sync(1 + wg, 128);  // this buffer is free
-    stage_swap16_at<K, TOut, CColMajor>(j, acc, smem_addr(buf), warp, lane, p.alpha);
+    stage_swap16_at<K, TOut, CColMajor>(j, acc, smem_addr(buf), warp, lane, alpha);
     fence_proxy_async_smem();
     named_barrier_sync(1 + wg, 128);
     if (issuer) {
-      if constexpr (CColMajor) tma_store_2d(&p.tmap_c, buf, row0, col0 + j * 64);  // (m, n)
-      else tma_store_2d(&p.tmap_c, buf, col0 + j * 64, row0);                       // (n, m)
+      if constexpr (CColMajor) tma_store_2d(map, buf, row0, col0 + j * 64);  // (m, n)
+      else tma_store_2d(map, buf, col0 + j * 64, row0);                       // (n, m)
       bulk_commit_group();
     }
   }
@@ -447,7 +445,8 @@ __device__ void epilogue_generic(const GemmParams& p, const TileWork& w,
   }
 }
 
-// The TMA-store epilogue for the run-time output dtype and C layout.
+// The TMA-store epilogue for the run-time output dtype and C layout (swap-AB: 16-bit output only,
+// see has_tma_epilogue).
 template <class K>
 __device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
                                       const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
@@ -455,45 +454,50 @@ __device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
   const int row0 = w.row * K::R + part_row<K>(wg);
   const int col0 = w.swath * K::SW + part_col<K>(wg);
   const CUtensorMap* map = &p.tmap_c;
-  switch (p.out) {
-    case DType::f32:
-      if (p.c_col_major) epilogue_tma<K, float, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
-      else epilogue_tma<K, float, false>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
-      return;
-    case DType::f16:
-      if (p.c_col_major) epilogue_tma<K, __half, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
-      else epilogue_tma_rows16<K, __half>(p, w, acc, bufs, wg, warp, lane, count);
-      return;
-    default:
-      if (p.c_col_major)
-        epilogue_tma<K, __nv_bfloat16, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
-      else epilogue_tma_rows16<K, __nv_bfloat16>(p, w, acc, bufs, wg, warp, lane, count);
-      return;
+  if constexpr (K::kSwap) {
+    if (p.out == DType::f16) {
+      if (p.c_col_major) epilogue_tma_swap<K, __half, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+      else epilogue_tma_swap<K, __half, false>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+    } else if (p.c_col_major) {
+      epilogue_tma_swap<K, __nv_bfloat16, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+    } else {
+      epilogue_tma_swap<K, __nv_bfloat16, false>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+    }
+  } else {
+    switch (p.out) {
+      case DType::f32:
+        if (p.c_col_major) epilogue_tma<K, float, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+        else epilogue_tma<K, float, false>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+        return;
+      case DType::f16:
+        if (p.c_col_major) epilogue_tma<K, __half, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+        else epilogue_tma_rows16<K, __half>(p, w, acc, bufs, wg, warp, lane, count);
+        return;
+      default:
+        if (p.c_col_major)
+          epilogue_tma<K, __nv_bfloat16, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
+        else epilogue_tma_rows16<K, __nv_bfloat16>(p, w, acc, bufs, wg, warp, lane, count);
+        return;
+    }
   }
+}
+
+// Whether tile `w`'s part leaves through the TMA-store epilogue: beta == 0 (p.tma_store), not a
+// split piece, and for swap-AB a 16-bit output (its f32 chunks would need twice its f32 buffer).
+template <class K>
+__device__ __forceinline__ bool has_tma_epilogue(const GemmParams& p, const TileWork& w) {
+  return w.slot < 0 && p.tma_store && (!K::kSwap || p.out != DType::f32);
 }
 
 // Writes the warpgroup's part of tile `w`. `count` is the warpgroup's running chunk counter.
 template <class K>
 __device__ void epilogue(const GemmParams& p, const TileWork& w, const float (&acc)[K::kMTiles][K::kAccPerTile],
                          unsigned char* bufs, int wg, int warp, int lane, int& count) {
-  if constexpr (K::kSwap) {
-    if (w.slot < 0 && p.tma_store) {
-      if (p.out == DType::f16) {
-        if (p.c_col_major) epilogue_tma_swap<K, __half, true>(p, w, acc, bufs, wg, warp, lane, count);
-        else epilogue_tma_swap<K, __half, false>(p, w, acc, bufs, wg, warp, lane, count);
-        return;
-      }
-      if (p.out == DType::bf16) {
-        if (p.c_col_major) epilogue_tma_swap<K, __nv_bfloat16, true>(p, w, acc, bufs, wg, warp, lane, count);
-        else epilogue_tma_swap<K, __nv_bfloat16, false>(p, w, acc, bufs, wg, warp, lane, count);
-        return;
-      }
-    }
-  } else {
-    if (w.slot < 0 && p.tma_store) {
-      epilogue_tma_dispatch<K>(p, w, acc, bufs, wg, warp, lane, count);
-      return;
-    }
+  if (has_tma_epilogue<K>(p, w)) {
+    epilogue_tma_dispatch<K>(p, w, acc, bufs, wg, warp, lane, count);
+    return;
+  }
+  if constexpr (K::kTmaPartials) {
     if (w.slot >= 0 && p.tma_partials) {  // raw sums, row-major f32 workspace tile `slot`
       epilogue_tma<K, float, false>(&p.tmap_partials, w.slot * K::R + part_row<K>(wg), part_col<K>(wg), 1.0f, acc,
                                     bufs, wg, warp, lane, count);
