@@ -12,7 +12,9 @@
 // - direct orientation, split pieces: the same, f32 chunks into the workspace tile. Written by
 //   the consumer threads instead, a 64 KiB partial part took ~7 us per warpgroup at 128 x 128
 //   (clock64 profile, perf_log entry 32), a stall on every split piece.
-// - otherwise (beta != 0, swap-AB with f32 output or split pieces, or TMA stores switched off): an
+// - swap-AB, split pieces: straight from the accumulators into the workspace tile, one scalar
+//   store per accumulator (epilogue_partials_swap).
+// - otherwise (beta != 0, swap-AB with f32 output, or TMA stores switched off): an
 //   f32 chunk with a padded pitch, then copy_out, a small loop that reads C for beta and writes
 //   4-element vectors along whichever dimension of C is contiguous.
 //
@@ -395,6 +397,31 @@ __device__ void epilogue_tma_swap(const CUtensorMap* map, int row0, int col0, fl
   }
 }
 
+// ---- swap-AB, split pieces: raw f32 sums straight from the accumulators ------------------------
+
+// The warpgroup's part of workspace tile `w.slot` ((R, SW) f32, row-major, private to the plan and
+// read only by the fix-up kernel), one scalar store per accumulator: for a given accumulator the
+// warp's lanes hold 8 consecutive swath columns of 4 tile rows, so every store instruction fills
+// four whole 32-byte sectors. No shared memory, no barrier, no wait. Against the f32 chunk and
+// copy_out these pieces took before (two named barriers per m-tile) and against TMA stores of f32
+// halves staged in the 16-bit buffers: +0.5% / +0.3% on 16 x 16 and 32 x 32 power-law rows (H100,
+// perf_log entry 53) - the split pieces' output was not what held those rows back.
+template <class K>
+__device__ void epilogue_partials_swap(const GemmParams& p, const TileWork& w,
+                                       const float (&acc)[K::kMTiles][K::kAccPerTile], int wg, int warp, int lane) {
+  static_assert(K::kSwap, "the direct orientation TMA-stores its partial tiles (kTmaPartials)");
+  float* part = p.partials + static_cast<std::int64_t>(w.slot) * (K::R * K::SW) + part_col<K>(wg);
+#pragma unroll
+  for (int mt = 0; mt < K::kMTiles; ++mt)
+#pragma unroll
+    for (int i = 0; i < K::kAccPerTile; i += 2) {
+      const FragCoord f = frag_coord(i, warp, lane);  // swap-AB: f.row a swath column, f.col a tile row
+      float* d = part + f.col * K::SW + mt * 64 + f.row;
+      d[0] = acc[mt][i];
+      d[K::SW] = acc[mt][i + 1];  // the next tile row
+    }
+}
+
 // ---- General path: f32 chunks through copy_out ------------------------------------------------
 
 // C = alpha * acc + beta * C with any beta, or raw partial sums into the split-row workspace.
@@ -503,6 +530,9 @@ __device__ void epilogue(const GemmParams& p, const TileWork& w, const float (&a
                                     bufs, wg, warp, lane, count);
       return;
     }
+  } else if (w.slot >= 0) {
+    epilogue_partials_swap<K>(p, w, acc, wg, warp, lane);
+    return;
   }
   epilogue_generic<K>(p, w, acc, reinterpret_cast<float*>(bufs), wg, warp, lane);
 }

@@ -109,8 +109,9 @@ struct KernelTraits {
   //           chunk is staged in C's dtype and layout by stmatrix into one of two buffers of
   //           kSwapChunkBytes and TMA-stored (epilogue_tma_swap); otherwise one f32 buffer.
   // The f32 path pads the row pitch and goes through copy_out (sm90_epilogue.cuh). Split pieces'
-  // f32 partial tiles are TMA-stored in the direct orientation only (kTmaPartials): the swap
-  // orientation's f32 chunks would need twice its f32 buffer.
+  // f32 partial tiles are TMA-stored in the direct orientation only (kTmaPartials); the swap
+  // orientation's, whose f32 chunks would need twice its f32 buffer, leave straight from the
+  // accumulators (epilogue_partials_swap).
   static constexpr bool kTmaPartials = !kSwap;
   static constexpr int kEpiRows = kSwap ? R : 64;
   static constexpr int kEpiCols = kSwap ? 64 : (R == 128 ? 32 : 16);
