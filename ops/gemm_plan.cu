@@ -28,6 +28,7 @@
 #include "bsrflow/ops/sm90_tensor_map.hpp"
 #include "bsrflow/ops/tuning_cache.hpp"
 #include "bsrflow/ops/tuning_skinny.hpp"
+#include "bsrflow/ops/tuning_sm90.hpp"
 
 namespace bsrflow {
 
@@ -210,7 +211,8 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
   const int G = cfg.row_group;
   if (G > 1) {
     impl->row_groups =
-        sm90::build_row_groups(row_ptr, static_cast<const int*>(A.col_idx), block_rows, A.nnzb, G, stream);
+        sm90::build_row_groups(row_ptr, static_cast<const int*>(A.col_idx), block_rows, A.nnzb, G,
+                               sm90::row_groups_by_length(A.R, cfg.items_per_stage), stream);
     impl->gathered_a = DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(A.nnzb) * A.R * A.C, stream);
   }
   const int units = G > 1 ? impl->row_groups.groups : block_rows;
@@ -518,6 +520,7 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       sm90::gather_row_groups(A.values, p.row_groups.source.data(), A.nnzb, A.R, A.C,
                               const_cast<std::uint16_t*>(p.gathered_a.data()), stream);
       params.items = p.row_groups.items.data();
+      params.group_rows = p.row_groups.rows.data();
       params.a_gathered = p.gathered_a.data();
     }
     params.tiles = p.schedule.tiles.data();
@@ -552,6 +555,8 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
       f.num_tiles = p.schedule.num_splits;
       f.partials = p.workspace.data();
       f.R = A.R * cfg.row_group;  // a group's partial tiles hold its G block rows
+      f.row_group = cfg.row_group;
+      f.group_rows = cfg.row_group > 1 ? p.row_groups.rows.data() : nullptr;
       f.swath = cfg.swath;
       f.cluster = cfg.cluster;
       f.c = C.data;

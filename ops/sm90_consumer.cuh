@@ -164,12 +164,19 @@ __device__ __forceinline__ int mask_batch(const GemmParams& p, const TileWork& w
   return lane < w.kb_end - begin ? __ldg(&p.items[block_at(w, begin + lane)].mask) : 0;
 }
 
-// Row r of row group tile `w`: its block row, and its partial tile when the piece is split (each
-// schedule slot holds G partial tiles of R rows, row r's at slot * G + r).
+// Row groups: the block row of group row `lane` of tile `w` (lanes < G; -1 for none), fetched a
+// tile ahead like the item masks.
 template <class K>
-__device__ __forceinline__ TileWork group_row(const TileWork& w, int r) {
+__device__ __forceinline__ int group_rows_of(const GemmParams& p, const TileWork& w, int lane) {
+  return lane < K::G ? __ldg(p.group_rows + w.row * K::G + lane) : -1;
+}
+
+// Row r of row group tile `w`, block row `block_row`: its partial tile when the piece is split
+// (each schedule slot holds G partial tiles of R rows, row r's at slot * G + r).
+template <class K>
+__device__ __forceinline__ TileWork group_row(const TileWork& w, int r, int block_row) {
   TileWork row = w;
-  row.row = w.row * K::G + r;
+  row.row = block_row;
   row.slot = w.slot < 0 ? -1 : w.slot * K::G + r;
   return row;
 }
@@ -207,16 +214,23 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
   int pending_split = -1;                  // split tile of the previous tile's partials, not yet signalled
   TileWork next = loop.first < loop.end ? tile_work(p, loop, loop.first) : TileWork{};
   int next_masks = 0;  // row groups: the next tile's first batch of item masks
-  if constexpr (K::kRowGroups) next_masks = mask_batch(p, next, next.kb_begin, lane);
+  int next_rows = -1;  // row groups: the next tile's block rows, one per lane < G
+  if constexpr (K::kRowGroups) {
+    next_masks = mask_batch(p, next, next.kb_begin, lane);
+    if (loop.first < loop.end) next_rows = group_rows_of<K>(p, next, lane);
+  }
   for (int t = loop.first; t < loop.end; ++t) {
     const TileWork w = next;
     next = next_tile_work(p, loop, t);
     const int iters = (w.kb_end - w.kb_begin) * p.chunks_per_block;
     int masks = 0, later_masks = 0;  // row groups: this batch of item masks, and the one after it
+    int rows = -1;                   // row groups: this tile's block rows, one per lane < G
     if constexpr (K::kRowGroups) {
       masks = next_masks;
+      rows = next_rows;
       later_masks = mask_batch(p, w, w.kb_begin + 32, lane);
       next_masks = mask_batch(p, next, next.kb_begin, lane);
+      if (t + 1 < loop.end) next_rows = group_rows_of<K>(p, next, lane);
     }
     // Loaded now, used a tile later: its latency stays off the path.
     const int split_here = (!K::kCopyOnly && w.slot >= 0 && p.split_ready != nullptr) ? p.split_of_slot[w.slot] : -1;
@@ -281,10 +295,12 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
       if (w.swath < p.num_swaths) {
         if constexpr (K::kRowGroups) {
 #pragma unroll
-          for (int r = 0; r < K::G; ++r)  // a group's last rows may lie past M (a partial group)
-            if ((w.row * K::G + r) * K::R < p.m)
-              epilogue<K>(p, group_row<K>(w, r), acc[r], reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp,
-                          lane, epi_count);
+          for (int r = 0; r < K::G; ++r) {  // the last group may be partial (rows of -1)
+            const int block_row = __shfl_sync(0xffffffffu, rows, r);
+            if (block_row >= 0)
+              epilogue<K>(p, group_row<K>(w, r, block_row), acc[r], reinterpret_cast<unsigned char*>(ring.epi(wg)),
+                          wg, warp, lane, epi_count);
+          }
         } else {
           epilogue<K>(p, w, acc[0], reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp, lane, epi_count);
         }

@@ -79,9 +79,11 @@ struct GemmParams {
   const int* col_idx;  // nnzb block-column indices
   // Row-group kernels only: tiles are (group, swath) with Tile::row the group and kb_begin / kb_end
   // a range of `items`; A's blocks come from `a_gathered` (swizzled per block, in item order) by
-  // one bulk copy per item. Split pieces write partial tile (slot * row_group + r) for group row r.
+  // one bulk copy per item. Group row r of group g is block row group_rows[g * row_group + r] (-1:
+  // none; RowGroups::rows). Split pieces write partial tile (slot * row_group + r) for group row r.
   const RowGroupItem* items;
   const void* a_gathered;
+  const int* group_rows;
 
   // Schedule (sm90_schedule_build.hpp): cluster c works through tiles[cluster_begin[c] ..
   // cluster_begin[c + 1]) in order. Both CTAs of a cluster (1 or 2 CTAs) take the same tiles - the

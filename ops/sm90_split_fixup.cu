@@ -52,7 +52,11 @@ __device__ void wait_ready(const FixupParams& p, const SplitTile& s, int entry) 
 __device__ void reduce_item(const FixupParams& p, const SplitTile& s, int r0, int slice) {
   const int r = r0 + static_cast<int>(threadIdx.y);
   if (r >= p.R) return;
-  const std::int64_t gr = static_cast<std::int64_t>(s.row) * p.R + r;
+  const int height = p.R / p.row_group;  // of a block
+  const int within = r / height;         // the partial tile's within-th block row
+  const int block_row = p.row_group > 1 ? p.group_rows[s.row * p.row_group + within] : s.row;
+  if (block_row < 0) return;  // past the last block row (a partial group)
+  const std::int64_t gr = static_cast<std::int64_t>(block_row) * height + (r - within * height);
   const int local = static_cast<int>(slice * blockDim.x + threadIdx.x) * kVec;  // column within the group
   const std::int64_t gc = static_cast<std::int64_t>(s.group) * p.cluster * p.swath + local;
   if (local >= p.cluster * p.swath || gr >= p.m || gc >= p.n) return;  // past the group, M, N (a phantom swath)

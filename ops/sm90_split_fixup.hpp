@@ -16,7 +16,9 @@ struct FixupParams {
   const SplitTile* tiles;
   int num_tiles;
   const float* partials;  // [partial tile][R][swath] f32 (SplitTile says which tiles)
-  int R;
+  int R;                  // rows of a partial tile: row_group block rows
+  int row_group;          // block rows per split tile: 1 (SplitTile::row is the block row) or a group's
+  const int* group_rows;  // row_group > 1: group g's block rows (RowGroups::rows; -1: none)
   int swath;    // swath width
   int cluster;  // CTAs per cluster: a group covers cluster * swath columns
   void* c;

@@ -127,6 +127,17 @@ constexpr int tuned_row_group(int R, int C, Layout b_layout, double density) {
   return density >= from ? kRowGroupRows : 1;
 }
 
+// Which block rows form a row group (sm90_row_groups.hpp): consecutive ones, or the rows sorted by
+// length where that gives fewer items. Measured against consecutive groups in one process (perf_log
+// entry 53, H100, bsr_bench 8192^3 f16 power-law rows, ~25% fewer items): 16 x 16 at 12.5% +3.5%,
+// at 25% +10% (uniform and clustered rows keep consecutive groups: unchanged); 32 x 32 at 12.5%
+// -2.5%, though its probe ran 21% faster: the consumer bounds the heavier items (1.6 blocks), and
+// the schedule weighs every item as one stage, so the groups of four long rows run long. H200
+// (call 3), whose 16 x 16 kernel takes two items per stage and was consumer-bound already (entry
+// 51): 12.5% -6%, 25% +2%. So only the 16 x 16 kernel with one item per stage (the H100's plan)
+// takes sorted groups.
+constexpr bool row_groups_by_length(int R, int items_per_stage) { return R == 16 && items_per_stage == 1; }
+
 // Items per stage of the 16 x 16 row-group kernel (Sm90Config::items_per_stage; perf_log entries
 // 50-51): two items per ring stage pay the consumers' per-stage work (barrier wait, release, loop
 // step) once per two items, but a stage is twice as large (6 stages of 36 KiB instead of 12 of 18)

@@ -76,6 +76,14 @@ struct Form {
 };
 constexpr Form kForms[] = {{16, 1}, {16, 2}, {32, 1}};
 
+// Whether the row groups of this case's pattern are its rows sorted by length (the builder's
+// rule, which the device builder is tested against), so that a test knows which grouping it ran.
+bool grouped_by_length(const Case& c) {
+  std::vector<int> row_ptr, col_idx;
+  flatten(block_pattern(c.pattern, ceil_div(c.M, c.R), ceil_div(c.K, c.C), c.seed), row_ptr, col_idx);
+  return sm90::build_row_groups_host(row_ptr, col_idx, sm90::kRowGroupRows, true).by_length;
+}
+
 int g_storage[4];
 GemmBsrOperand pattern_of(int M, int K, int R, int C, std::int64_t nnzb = 1) {
   return {M, K, R, C, nnzb, &g_storage[0], &g_storage[1], &g_storage[2]};
@@ -91,7 +99,7 @@ TEST_CASE("row groups: items are the union of the group's columns, blocks in row
   const std::vector<std::vector<int>> rows = {{1, 4}, {0, 4, 5}, {}, {2}, {3}};
   std::vector<int> row_ptr, col_idx;
   flatten(rows, row_ptr, col_idx);
-  const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, 2);
+  const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, 2, true);
   CHECK(h.item_ptr == std::vector<int>{0, 4, 5, 6});
   const std::vector<sm90::RowGroupItem> want = {
       {0, 0, 0b10, 0}, {1, 1, 0b01, 0}, {4, 2, 0b11, 0}, {5, 4, 0b10, 0},  // group 0: blocks 0-4
@@ -100,12 +108,48 @@ TEST_CASE("row groups: items are the union of the group's columns, blocks in row
   CHECK(same_items(h.items, want));
   // Gathered order: row 1's column 0 (stored block 2), row 0's 1 (0), rows 0 and 1's 4 (1, 3), ...
   CHECK(h.source == std::vector<int>{2, 0, 1, 3, 4, 5, 6});
+  // Groups of rows sorted by length ({1, 0}, {3, 4}, {2}) would have as many items (6): consecutive.
+  CHECK_FALSE(h.by_length);
+  CHECK(h.rows == std::vector<int>{0, 1, 2, 3, 4, -1});
   // Groups of 1 are the rows themselves, in stored order.
-  const sm90::HostRowGroups one = sm90::build_row_groups_host(row_ptr, col_idx, 1);
+  const sm90::HostRowGroups one = sm90::build_row_groups_host(row_ptr, col_idx, 1, true);
   CHECK(one.item_ptr == row_ptr);
   std::vector<int> identity(col_idx.size());
   std::iota(identity.begin(), identity.end(), 0);
   CHECK(one.source == identity);
+}
+
+TEST_CASE("row groups: rows sorted by length when that gives fewer items", "[ops][sm90][rowgroup]") {
+  std::vector<int> row_ptr, col_idx;
+  SECTION("long rows apart: grouped together") {
+    // Rows 0 and 2 store columns 0-3, rows 1 and 3 one column each. Consecutive groups {0, 1},
+    // {2, 3} have 5 + 5 items; sorted by length, {0, 2} shares all four B slices and {1, 3} has 2.
+    flatten({{0, 1, 2, 3}, {6}, {0, 1, 2, 3}, {7}, {5}}, row_ptr, col_idx);
+    const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, 2, true);
+    CHECK(h.by_length);
+    CHECK(h.rows == std::vector<int>{0, 2, 1, 3, 4, -1});  // ties keep row order; the last group partial
+    CHECK(h.item_ptr == std::vector<int>{0, 4, 6, 7});
+    const std::vector<sm90::RowGroupItem> want = {
+        {0, 0, 0b11, 0}, {1, 2, 0b11, 0}, {2, 4, 0b11, 0}, {3, 6, 0b11, 0},  // rows 0 and 2: blocks 0-7
+        {6, 8, 0b01, 0}, {7, 9, 0b10, 0},                                    // row 1, then row 3
+        {5, 10, 0b01, 0}};                                                   // row 4
+    CHECK(same_items(h.items, want));
+    // Gathered block j: row 0's column c (stored block c) then row 2's (stored 5 + c), ...
+    CHECK(h.source == std::vector<int>{0, 5, 1, 6, 2, 7, 3, 8, 4, 9, 10});
+    // Where sorted groups are not allowed (tuning_sm90.hpp row_groups_by_length), consecutive ones.
+    const sm90::HostRowGroups consecutive = sm90::build_row_groups_host(row_ptr, col_idx, 2, false);
+    CHECK_FALSE(consecutive.by_length);
+    CHECK(consecutive.rows == std::vector<int>{0, 1, 2, 3, 4, -1});
+    CHECK(consecutive.item_ptr == std::vector<int>{0, 5, 10, 11});
+  }
+  SECTION("neighbours sharing columns (banded): consecutive, though lengths differ") {
+    // {0, 1} and {2, 3} share their columns: 4 + 4 items; sorted by length, {1, 3} and {0, 2} share none.
+    flatten({{0, 1, 2}, {0, 1, 2, 3}, {5, 6, 7}, {5, 6, 7, 8}}, row_ptr, col_idx);
+    const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, 2, true);
+    CHECK_FALSE(h.by_length);
+    CHECK(h.rows == std::vector<int>{0, 1, 2, 3});
+    CHECK(h.item_ptr == std::vector<int>{0, 4, 8});
+  }
 }
 
 TEST_CASE("row groups: the gathered layout is the TMA swizzle of the block's rows", "[ops][sm90][rowgroup]") {
@@ -274,20 +318,28 @@ TEST_CASE("row groups: the device builder and the gather match the host rule", "
   Stream stream;
   for (Pattern p : {Pattern::powerlaw, Pattern::staircase, Pattern::empty_rows, Pattern::none, Pattern::full}) {
     for (int G : {1, 2, 4, 8}) {
-      CAPTURE(static_cast<int>(p), G);
-      const auto rows = block_pattern(p, 37, 29, 3);  // 37 rows: a partial last group for G > 1
-      std::vector<int> row_ptr, col_idx;
-      flatten(rows, row_ptr, col_idx);
-      const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, G);
-      DeviceBuffer<int> d_row_ptr = DeviceBuffer<int>::from_host(row_ptr, stream);
-      DeviceBuffer<int> d_col_idx = DeviceBuffer<int>::from_host(col_idx, stream);
-      const sm90::RowGroups d = sm90::build_row_groups(d_row_ptr.data(), d_col_idx.data(), 37,
-                                                       static_cast<std::int64_t>(col_idx.size()), G, stream);
-      CHECK(d.groups == (37 + G - 1) / G);
-      CHECK(d.num_items == static_cast<int>(h.items.size()));
-      CHECK(d.item_ptr.to_host(stream) == h.item_ptr);
-      CHECK(same_items(d.items.to_host(stream), h.items));
-      CHECK(d.source.to_host(stream) == h.source);
+      for (bool by_length : {false, true}) {
+        CAPTURE(static_cast<int>(p), G, by_length);
+        const auto rows = block_pattern(p, 37, 29, 3);  // 37 rows: a partial last group for G > 1
+        std::vector<int> row_ptr, col_idx;
+        flatten(rows, row_ptr, col_idx);
+        const sm90::HostRowGroups h = sm90::build_row_groups_host(row_ptr, col_idx, G, by_length);
+        // Sorted groups only where allowed; power-law rows in groups of two or more take them.
+        if (!by_length || G == 1) CHECK_FALSE(h.by_length);
+        if (p == Pattern::powerlaw && G > 1 && by_length) CHECK(h.by_length);
+        DeviceBuffer<int> d_row_ptr = DeviceBuffer<int>::from_host(row_ptr, stream);
+        DeviceBuffer<int> d_col_idx = DeviceBuffer<int>::from_host(col_idx, stream);
+        const sm90::RowGroups d = sm90::build_row_groups(d_row_ptr.data(), d_col_idx.data(), 37,
+                                                         static_cast<std::int64_t>(col_idx.size()), G, by_length,
+                                                         stream);
+        CHECK(d.groups == (37 + G - 1) / G);
+        CHECK(d.by_length == h.by_length);
+        CHECK(d.rows.to_host(stream) == h.rows);
+        CHECK(d.num_items == static_cast<int>(h.items.size()));
+        CHECK(d.item_ptr.to_host(stream) == h.item_ptr);
+        CHECK(same_items(d.items.to_host(stream), h.items));
+        CHECK(d.source.to_host(stream) == h.source);
+      }
     }
   }
   // The gather: block j of the output is stored block source[j], 16-byte units swizzled.
@@ -362,6 +414,7 @@ TEST_CASE("row groups: exact on hostile patterns", "[ops][sm90][rowgroup][gpu]")
       c.M = 48 * b;
       c.K = 40 * b;
       c.pattern = Pattern::powerlaw;
+      CHECK(grouped_by_length(c));  // sorted where allowed: rows written through RowGroups::rows
       Stream stream;
       const Problem<__half, float> p = integer_problem<__half, float>(c);
       DeviceProblem<__half, float> d(p, true, stream);
@@ -395,6 +448,7 @@ TEST_CASE("row groups: random data against fp64, bitwise repeatable, graph repla
     c.beta = 0.5f;
     c.pattern = Pattern::powerlaw;
     c.seed = 42;
+    CHECK(grouped_by_length(c));
     GemmOptions o = form.options();
     o.max_ctas = 6;  // split groups: the fix-up's fixed order keeps runs identical
     check_dtypes_against_fp64(c, o, [&](const GemmPlan& plan) {
@@ -424,6 +478,8 @@ TEST_CASE("row groups: small problems for the sanitizers", "[ops][sm90][rowgroup
     c.R = c.C = b;
     c.M = 6 * b + b / 2, c.K = 20 * b, c.N = 72;  // two groups, the second partial; a split long row
     c.pattern = Pattern::one_long_row;
+    // The long row and row 0 share column 0, so sorted by length (where allowed) they share a group.
+    CHECK(grouped_by_length(c));
     GemmOptions split = row_groups();
     split.max_ctas = 4;
     check_exact<__half, __half>(c, split);
