@@ -18,11 +18,9 @@ namespace {
 // taken from every row whose head it is. Count pass (counts != null: items and blocks per group)
 // or fill pass (items != null, at item_ptr[g], the group's blocks from block_base[g]).
 // Deterministic; plan time only.
-__global__ void merge_groups_kernel(const int* row_ptr, const int* col_idx, const int* rows, int group_rows,
-                                    int groups, int* counts, int* blocks, const int* item_ptr, const int* block_base,
-                                    RowGroupItem* items, int* source) {
-  const int g = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (g >= groups) return;
+__device__ void merge_group(const int* row_ptr, const int* col_idx, const int* rows, int group_rows, int g,
+                            int* counts, int* blocks, const int* item_ptr, const int* block_base, RowGroupItem* items,
+                            int* source) {
   int pos[kMaxRowGroup], end[kMaxRowGroup], head[kMaxRowGroup];
 #pragma unroll
   for (int r = 0; r < kMaxRowGroup; ++r) {
@@ -59,20 +57,28 @@ __global__ void merge_groups_kernel(const int* row_ptr, const int* col_idx, cons
   }
 }
 
+__global__ void merge_groups_kernel(const int* row_ptr, const int* col_idx, const int* rows, int group_rows,
+                                    int groups, int* counts, int* blocks, const int* item_ptr, const int* block_base,
+                                    RowGroupItem* items, int* source) {
+  for (int g = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); g < groups;
+       g += static_cast<int>(gridDim.x * blockDim.x))
+    merge_group(row_ptr, col_idx, rows, group_rows, g, counts, blocks, item_ptr, block_base, items, source);
+}
+
 // Sort keys for "longest first": (2^31 - 1) - length fits 31 bits, and the stable ascending sort
 // keeps equal lengths in row order.
 __global__ void length_keys_kernel(const int* row_ptr, int block_rows, std::uint64_t* keys) {
-  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < block_rows) keys[i] = static_cast<std::uint64_t>(INT_MAX - (row_ptr[i + 1] - row_ptr[i]));
+  for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < block_rows;
+       i += static_cast<int>(gridDim.x * blockDim.x))
+    keys[i] = static_cast<std::uint64_t>(INT_MAX - (row_ptr[i + 1] - row_ptr[i]));
 }
 
 // rows[i] = order[i] (null: i) for the block rows, -1 for the slots past them.
 __global__ void group_rows_kernel(const int* order, int block_rows, int slots, int* rows) {
-  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < slots) rows[i] = i < block_rows ? (order != nullptr ? order[i] : i) : -1;
+  for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < slots;
+       i += static_cast<int>(gridDim.x * blockDim.x))
+    rows[i] = i < block_rows ? (order != nullptr ? order[i] : i) : -1;
 }
-
-unsigned grid_of(std::int64_t n) { return static_cast<unsigned>((n + 127) / 128); }
 
 // One grouping of the block rows: its rows (RowGroups::rows), and from its count pass item_ptr
 // (groups + 1) and each group's first gathered block. Its item total is copied to `total` on the
@@ -89,14 +95,15 @@ Grouping count_grouping(const int* row_ptr, const int* col_idx, const int* order
   const std::size_t n = static_cast<std::size_t>(groups) + 1;
   Grouping g{DeviceBuffer<int>(static_cast<std::size_t>(slots), stream), DeviceBuffer<int>(n, stream),
              DeviceBuffer<int>(n, stream)};
-  group_rows_kernel<<<grid_of(slots), 128, 0, stream>>>(order, block_rows, slots, g.rows.data());
+  group_rows_kernel<<<detail::elementwise_grid(slots), detail::kElementwiseThreads, 0, stream>>>(order, block_rows,
+                                                                                                slots, g.rows.data());
   BSRFLOW_CHECK_LAUNCH("group_rows_kernel");
   DeviceBuffer<int> counts(n, stream), blocks(n, stream);
   counts.fill_bytes(0, stream);  // entry [groups] = 0: the scans' last entries are the totals
   blocks.fill_bytes(0, stream);
-  merge_groups_kernel<<<grid_of(groups), 128, 0, stream>>>(row_ptr, col_idx, g.rows.data(), group_rows, groups,
-                                                          counts.data(), blocks.data(), nullptr, nullptr, nullptr,
-                                                          nullptr);
+  merge_groups_kernel<<<detail::elementwise_grid(groups), detail::kElementwiseThreads, 0, stream>>>(
+      row_ptr, col_idx, g.rows.data(), group_rows, groups, counts.data(), blocks.data(), nullptr, nullptr, nullptr,
+      nullptr);
   BSRFLOW_CHECK_LAUNCH("merge_groups_kernel (count)");
   detail::exclusive_sum(counts.data(), g.item_ptr.data(), static_cast<std::int64_t>(n), stream);
   detail::exclusive_sum(blocks.data(), g.block_base.data(), static_cast<std::int64_t>(n), stream);
@@ -132,7 +139,8 @@ RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_row
     const std::size_t n = static_cast<std::size_t>(block_rows);
     DeviceBuffer<std::uint64_t> keys(n, stream), sorted_keys(n, stream);
     DeviceBuffer<int> index(n, stream), order(n, stream);
-    length_keys_kernel<<<grid_of(block_rows), 128, 0, stream>>>(row_ptr, block_rows, keys.data());
+    length_keys_kernel<<<detail::elementwise_grid(block_rows), detail::kElementwiseThreads, 0, stream>>>(
+        row_ptr, block_rows, keys.data());
     BSRFLOW_CHECK_LAUNCH("length_keys_kernel");
     detail::launch_iota(index.data(), block_rows, stream);
     detail::sort_pairs(keys.data(), sorted_keys.data(), index.data(), order.data(), block_rows, 31, stream);
@@ -148,10 +156,9 @@ RowGroups build_row_groups(const int* row_ptr, const int* col_idx, int block_row
   rg.item_ptr = std::move(chosen.item_ptr);
   rg.items = DeviceBuffer<RowGroupItem>(static_cast<std::size_t>(rg.num_items), stream);
   rg.source = DeviceBuffer<int>(static_cast<std::size_t>(nnzb), stream);
-  merge_groups_kernel<<<grid_of(rg.groups), 128, 0, stream>>>(row_ptr, col_idx, rg.rows.data(), group_rows, rg.groups,
-                                                             nullptr, nullptr, rg.item_ptr.data(),
-                                                             chosen.block_base.data(), rg.items.data(),
-                                                             rg.source.data());
+  merge_groups_kernel<<<detail::elementwise_grid(rg.groups), detail::kElementwiseThreads, 0, stream>>>(
+      row_ptr, col_idx, rg.rows.data(), group_rows, rg.groups, nullptr, nullptr, rg.item_ptr.data(),
+      chosen.block_base.data(), rg.items.data(), rg.source.data());
   BSRFLOW_CHECK_LAUNCH("merge_groups_kernel (fill)");
   return rg;
 }
