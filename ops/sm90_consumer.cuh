@@ -1,7 +1,9 @@
 // Consumer warpgroups of the Hopper BSR GEMM: for each tile, wait for ring stages, run the wgmma
 // of that stage on tensor cores (one group in flight, so a stage is released one stage late),
-// then hand the f32 accumulators to the epilogue. Row-group kernels keep one accumulator set per
-// row of the group and run, per item (two per stage at 16 x 16), the wgmma of the rows it carries.
+// then hand the f32 accumulators to the epilogue. Direct kernels with 16-bit row-major output hold
+// a tile's output in registers and store it a chunk per stage of the next tile (HeldOutput).
+// Row-group kernels keep one accumulator set per row of the group and run, per item (two per stage
+// at 16 x 16), the wgmma of the rows it carries.
 #pragma once
 
 #include <bit>
@@ -81,17 +83,6 @@ __device__ __forceinline__ void mma_stage(float (&acc)[K::kMTiles][K::kAccPerTil
       }
     }
   }
-}
-
-// Closes the wgmma group just issued and waits until the previous one has retired (its stage's
-// shared memory may then be reused): one stage's wgmma in flight while the next stage is awaited.
-// (Two stages in flight, for row groups, measured 1-3% slower: perf_log entry 49. A two-item
-// row-group stage is two groups, one per item, so mma_items waits with wait_group 2 instead.)
-template <class K>
-__device__ __forceinline__ void commit_and_retire_previous(Accumulators<K>& acc) {
-  wgmma_commit();
-  fence_accumulators<K>(acc);
-  wgmma_wait<1>();
 }
 
 // A row group's item with row mask M (compile time) in slot Slot of its stage: the wgmma sets of the
@@ -211,6 +202,8 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
   Accumulators<K> acc;                    // this warpgroup's part of the tile (per group row)
   const StageDescriptors descs = stage_descriptors<K>(ring, wg);
   int epi_count = 0;                       // epilogue chunks stored so far (double-buffer parity)
+  unsigned char* const epi_bufs = reinterpret_cast<unsigned char*>(ring.epi(wg));
+  HeldOutput<K> held;                      // direct, 16-bit row-major C: the previous tile's part
   int pending_split = -1;                  // split tile of the previous tile's partials, not yet signalled
   TileWork next = loop.first < loop.end ? tile_work(p, loop, loop.first) : TileWork{};
   int next_masks = 0;  // row groups: the next tile's first batch of item masks
@@ -266,7 +259,17 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
             mma_items<K>(acc, descs, stage_step, mask0, mask1);
           } else {
             mma_stage<K>(acc[0], descs, stage_step);
-            commit_and_retire_previous<K>(acc);
+            wgmma_commit();
+            fence_accumulators<K>(acc);
+            // The previous tile's held output, a chunk per stage while this stage's wgmma run.
+            if constexpr (!K::kSwap) {
+              if (held.left > 0) store_held_chunk<K>(p, held, epi_bufs, wg, warp, lane, epi_count);
+            }
+            // One stage's wgmma in flight while the next stage is awaited: once the previous
+            // stage's group has retired, its shared memory may be reused. (Two stages in flight,
+            // for row groups, measured 1-3% slower: perf_log entry 49; a two-item row-group stage
+            // is two groups, one per item, so mma_items waits with wait_group 2 instead.)
+            wgmma_wait<1>();
           }
           fence_accumulators<K>(acc);
         }
@@ -283,6 +286,8 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
       fence_accumulators<K>(acc);
     }
     if (iters > 0 && releaser) release_stage(ring.empty(prev_stage), p.cluster, loop.rank);
+    // What the previous tile's held output did not store under this tile's stages.
+    if constexpr (!K::kSwap && !K::kCopyOnly) store_held<K>(p, held, epi_bufs, wg, warp, lane, epi_count);
     // The previous tile's partial tile (if it was a split piece) has had this tile's main loop to
     // reach global memory: waiting for it costs nothing now. Signalling a few stages into the loop
     // instead stalled the MMAs and measured slower (perf_log entry 35).
@@ -298,16 +303,16 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
           for (int r = 0; r < K::G; ++r) {  // the last group may be partial (rows of -1)
             const int block_row = __shfl_sync(0xffffffffu, rows, r);
             if (block_row >= 0)
-              epilogue<K>(p, group_row<K>(w, r, block_row), acc[r], reinterpret_cast<unsigned char*>(ring.epi(wg)),
-                          wg, warp, lane, epi_count);
+              epilogue<K>(p, group_row<K>(w, r, block_row), acc[r], epi_bufs, wg, warp, lane, epi_count, held);
           }
         } else {
-          epilogue<K>(p, w, acc[0], reinterpret_cast<unsigned char*>(ring.epi(wg)), wg, warp, lane, epi_count);
+          epilogue<K>(p, w, acc[0], epi_bufs, wg, warp, lane, epi_count, held);
         }
       }
     }
     pending_split = split_here;  // a phantom swath's piece counts too: the fix-up waits for every rank
   }
+  if constexpr (!K::kSwap && !K::kCopyOnly) store_held<K>(p, held, epi_bufs, wg, warp, lane, epi_count);
   if (pending_split >= 0) signal_split(p, pending_split, wg, releaser);
   // TMA stores still reading the staging buffers must finish before the CTA's shared memory goes.
   if (releaser) bulk_wait_group<0>();

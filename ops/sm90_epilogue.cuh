@@ -6,7 +6,8 @@
 // - beta == 0, not a split piece, direct orientation (any output dtype) or swap-AB (16-bit
 //   output): each chunk is written in the output dtype and C's layout into one of two buffers and
 //   TMA-stored (the store clips at the M / N edges); 16-bit output of the direct orientation into
-//   row-major C takes twice-wide swizzled chunks (epilogue_tma_rows16), swap-AB's 16-bit chunks
+//   row-major C is held in registers as 16-bit pairs and staged in twice-wide swizzled chunks,
+//   one per ring stage of the next tile's main loop (HeldOutput), swap-AB's 16-bit chunks
 //   are stmatrix-staged whole m-tiles (epilogue_tma_swap). The warpgroup waits only until a
 //   buffer's previous store has *read* it, so global writes overlap the next tile's main loop.
 // - direct orientation, split pieces: the same, f32 chunks into the workspace tile. Written by
@@ -269,64 +270,110 @@ __device__ __forceinline__ void stmatrix_x4_trans(std::uint32_t addr, std::uint3
                : "memory");
 }
 
-// Stages chunk J of the warpgroup's (64, kWgCols) accumulators (columns [J kEpiCols16, +kEpiCols16))
-// into `buf` as 16-bit rows of kEpiRowBytes16 bytes with the TMA store's swizzle. Each stmatrix
-// covers two 8-column groups of the warp's 16 rows: matrices (rows 0-7 | 8-15) x (group g | g+1).
-template <class K, class TOut, int J>
-__device__ __forceinline__ void stage_rows16(const float (&acc)[K::kMTiles][K::kAccPerTile], std::uint32_t buf,
-                                             int warp, int lane, float alpha) {
+// ---- direct orientation, 16-bit output into row-major C: held in registers, stored under the next tile
+
+// The warpgroup's (64, kWgCols) part of a tile as 16-bit pairs (alpha applied), held in registers
+// after the tile's main loop and staged and stored one chunk per ring stage while the next tile's
+// wgmma run (the consumer's main loop calls store_held_chunk between a stage's commit and its
+// wait). The tile's epilogue used to stage and store all chunks first, ~3 k cycles per tile with
+// both warpgroups' tensor work stopped (perf_log entries 29, 47); held, the H200 ran 1-2% faster at
+// 128 x 128 and 64 x 64 (entry 54: the clock, not the stall, bounds those kernels), and 64-deep
+// chunks then overtook 32-deep ones at 128 x 128. h[i / 2] packs accumulators i and i + 1 (the
+// fragment layout, frag_coord).
+template <class K>
+struct HeldOutput {
+  std::uint32_t h[K::kAccPerTile / 2];
+  int left = 0;  // chunks not yet staged; the next is kEpiChunks / 2 - left
+  int row0 = 0;  // C row and column of the part's first element
+  int col0 = 0;
+};
+
+// Whether tile `w`'s part leaves as a HeldOutput: the TMA-store epilogue of the direct orientation
+// with 16-bit output into row-major C (the wide swizzled chunks below).
+template <class K>
+__device__ __forceinline__ bool holds_output(const GemmParams& p, const TileWork& w) {
+  return !K::kSwap && w.slot < 0 && p.tma_store && p.out != DType::f32 && !p.c_col_major;
+}
+
+template <class K, class TOut>
+__device__ __forceinline__ void pack_part16(const float (&acc)[K::kMTiles][K::kAccPerTile], float alpha,
+                                            HeldOutput<K>& held) {
+#pragma unroll
+  for (int i = 0; i < K::kAccPerTile; i += 2) held.h[i / 2] = pack16x2<TOut>(alpha * acc[0][i], alpha * acc[0][i + 1]);
+}
+
+// Takes the warpgroup's part of tile `w` (holds_output) into `held`, whose chunks must all be
+// stored already.
+template <class K>
+__device__ __forceinline__ void hold_output(const GemmParams& p, const TileWork& w,
+                                            const float (&acc)[K::kMTiles][K::kAccPerTile], int wg,
+                                            HeldOutput<K>& held) {
+  if (p.out == DType::f16) pack_part16<K, __half>(acc, p.alpha, held);
+  else pack_part16<K, __nv_bfloat16>(acc, p.alpha, held);
+  held.left = K::kEpiChunks / 2;
+  held.row0 = w.row * K::R + part_row<K>(wg);
+  held.col0 = w.swath * K::SW + part_col<K>(wg);
+}
+
+// Stages chunk J of a held part (columns [J kEpiCols16, +kEpiCols16)) into `buf` as 16-bit rows of
+// kEpiRowBytes16 bytes with the TMA store's swizzle. Each stmatrix covers two 8-column groups of
+// the warp's 16 rows: matrices (rows 0-7 | 8-15) x (group g | g+1).
+template <class K, int J>
+__device__ __forceinline__ void stage_rows16(const HeldOutput<K>& held, std::uint32_t buf, int warp) {
   constexpr std::uint32_t kSwizzleMask = K::kEpiRowBytes16 / 16 - 1;  // 16-byte units XORed per row group
   constexpr int kGroups = K::kEpiCols16 / 8;                           // 8-column groups in a chunk
+  // The lane index read afresh: ptxas would otherwise keep this chunk's four addresses live across
+  // the main loop, where the held pairs leave no registers for them (a spill at 128 x 16).
+  const int lane = lane_id();
   const int m = lane >> 3;
   const int row = warp * 16 + (m & 1) * 8 + (lane & 7);  // this lane's row address: matrix m, row lane % 8
 #pragma unroll
   for (int g = 0; g < kGroups; g += 2) {
     constexpr int kFirst = J * kGroups;  // the chunk's first group among the warpgroup's columns
-    const int i = 4 * (kFirst + g);      // accumulators of group kFirst + g: [i, i + 4); the next group's follow
+    const int i = 2 * (kFirst + g);      // packed pairs of group kFirst + g: [i, i + 2); the next group's follow
     std::uint32_t off = static_cast<std::uint32_t>(row * K::kEpiRowBytes16 + (g + (m >> 1)) * 16);
     off ^= ((off >> 7) & kSwizzleMask) << 4;  // TMA swizzle: 16-byte unit ^= (address bits 7..)
-    stmatrix_x4(buf + off, pack16x2<TOut>(alpha * acc[0][i], alpha * acc[0][i + 1]),
-                pack16x2<TOut>(alpha * acc[0][i + 2], alpha * acc[0][i + 3]),
-                pack16x2<TOut>(alpha * acc[0][i + 4], alpha * acc[0][i + 5]),
-                pack16x2<TOut>(alpha * acc[0][i + 6], alpha * acc[0][i + 7]));
+    stmatrix_x4(buf + off, held.h[i], held.h[i + 1], held.h[i + 2], held.h[i + 3]);
   }
 }
 
-// stage_rows16<K, TOut, J> for a run-time chunk j (accumulator indices stay compile-time).
-template <class K, class TOut, int J = 0>
-__device__ __forceinline__ void stage_rows16_at(int j, const float (&acc)[K::kMTiles][K::kAccPerTile],
-                                                std::uint32_t buf, int warp, int lane, float alpha) {
+// stage_rows16<K, J> for a run-time chunk j (register indices stay compile-time).
+template <class K, int J = 0>
+__device__ __forceinline__ void stage_rows16_at(int j, const HeldOutput<K>& held, std::uint32_t buf, int warp) {
   if constexpr (J < K::kEpiChunks / 2) {
-    if (j == J) stage_rows16<K, TOut, J>(acc, buf, warp, lane, alpha);
-    else stage_rows16_at<K, TOut, J + 1>(j, acc, buf, warp, lane, alpha);
+    if (j == J) stage_rows16<K, J>(held, buf, warp);
+    else stage_rows16_at<K, J + 1>(j, held, buf, warp);
   }
 }
 
-// 16-bit output into row-major C: chunks of 64 rows x kEpiCols16 columns (two kEpiCols chunks'
-// accumulators), staged by stmatrix with the 64- or 128-byte swizzle that the C tensor map's TMA
-// store undoes: the 8 rows of one matrix, 64 or 128 bytes apart, land in 8 different 16-byte bank
-// groups (conflict-free). Same buffer parity and waits as epilogue_tma.
-template <class K, class TOut>
-__device__ void epilogue_tma_rows16(const GemmParams& p, const TileWork& w,
-                                   const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg,
-                                   int warp, int lane, int& count) {
-  static_assert(!K::kSwap && sizeof(TOut) == 2, "16-bit output, direct orientation");
+// Stages and TMA-stores the next chunk of `held` (held.left > 0): 64 rows x kEpiCols16 columns,
+// staged by stmatrix with the 64- or 128-byte swizzle that the C tensor map's TMA store undoes (the
+// 8 rows of one matrix, 64 or 128 bytes apart, land in 8 different 16-byte bank groups). Chunk
+// buffers alternate with `count`, as in epilogue_tma.
+template <class K>
+__device__ __forceinline__ void store_held_chunk(const GemmParams& p, HeldOutput<K>& held, unsigned char* bufs,
+                                                 int wg, int warp, int lane, int& count) {
   const bool issuer = warp == 0 && lane == 0;
-  const int row0 = w.row * K::R + part_row<K>(wg);
-  const int col0 = w.swath * K::SW + part_col<K>(wg);
-  const float alpha = p.alpha;
-  for (int j = 0; j < K::kEpiChunks / 2; ++j, ++count) {
-    unsigned char* buf = bufs + (count & 1) * K::kEpiBufBytes;
-    if (issuer) bulk_wait_group_read<1>();
-    named_barrier_sync(1 + wg, 128);  // this buffer is free
-    stage_rows16_at<K, TOut>(j, acc, smem_addr(buf), warp, lane, alpha);
-    fence_proxy_async_smem();
-    named_barrier_sync(1 + wg, 128);
-    if (issuer) {
-      tma_store_2d(&p.tmap_c, buf, col0 + j * K::kEpiCols16, row0);  // (n, m)
-      bulk_commit_group();
-    }
+  const int j = K::kEpiChunks / 2 - held.left;
+  unsigned char* buf = bufs + (count & 1) * K::kEpiBufBytes;
+  if (issuer) bulk_wait_group_read<1>();
+  named_barrier_sync(1 + wg, 128);  // this buffer is free
+  stage_rows16_at<K>(j, held, smem_addr(buf), warp);
+  fence_proxy_async_smem();
+  named_barrier_sync(1 + wg, 128);
+  if (issuer) {
+    tma_store_2d(&p.tmap_c, buf, held.col0 + j * K::kEpiCols16, held.row0);  // (n, m)
+    bulk_commit_group();
   }
+  --held.left;
+  ++count;
+}
+
+// Stores what is left of `held` (a tile shorter than its chunk count, or the CTA's last tile).
+template <class K>
+__device__ __forceinline__ void store_held(const GemmParams& p, HeldOutput<K>& held, unsigned char* bufs, int wg,
+                                           int warp, int lane, int& count) {
+  while (held.left > 0) store_held_chunk<K>(p, held, bufs, wg, warp, lane, count);
 }
 
 // ---- swap-AB, 16-bit output: whole m-tiles staged by stmatrix, stored by TMA --------------------
@@ -496,14 +543,11 @@ __device__ void epilogue_tma_dispatch(const GemmParams& p, const TileWork& w,
         if (p.c_col_major) epilogue_tma<K, float, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
         else epilogue_tma<K, float, false>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
         return;
-      case DType::f16:
-        if (p.c_col_major) epilogue_tma<K, __half, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
-        else epilogue_tma_rows16<K, __half>(p, w, acc, bufs, wg, warp, lane, count);
+      case DType::f16:  // column-major C: 16-bit row-major C is held (holds_output)
+        epilogue_tma<K, __half, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
         return;
       default:
-        if (p.c_col_major)
-          epilogue_tma<K, __nv_bfloat16, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
-        else epilogue_tma_rows16<K, __nv_bfloat16>(p, w, acc, bufs, wg, warp, lane, count);
+        epilogue_tma<K, __nv_bfloat16, true>(map, row0, col0, p.alpha, acc, bufs, wg, warp, lane, count);
         return;
     }
   }
@@ -516,10 +560,18 @@ __device__ __forceinline__ bool has_tma_epilogue(const GemmParams& p, const Tile
   return w.slot < 0 && p.tma_store && (!K::kSwap || p.out != DType::f32);
 }
 
-// Writes the warpgroup's part of tile `w`. `count` is the warpgroup's running chunk counter.
+// Writes the warpgroup's part of tile `w`, or takes it into `held` (holds_output; `held` must be
+// empty), whose chunks the consumer then stores under the next tile's wgmma. `count` is the
+// warpgroup's running chunk counter.
 template <class K>
 __device__ void epilogue(const GemmParams& p, const TileWork& w, const float (&acc)[K::kMTiles][K::kAccPerTile],
-                         unsigned char* bufs, int wg, int warp, int lane, int& count) {
+                         unsigned char* bufs, int wg, int warp, int lane, int& count, HeldOutput<K>& held) {
+  if constexpr (!K::kSwap) {
+    if (holds_output<K>(p, w)) {
+      hold_output<K>(p, w, acc, wg, held);
+      return;
+    }
+  }
   if (has_tma_epilogue<K>(p, w)) {
     epilogue_tma_dispatch<K>(p, w, acc, bufs, wg, warp, lane, count);
     return;

@@ -232,6 +232,13 @@ __device__ __forceinline__ void setmaxnreg_inc() {
 }
 
 // Named barrier among `threads` threads (a multiple of 32); id 0 is __syncthreads().
+// The calling thread's lane, read from %laneid each time (volatile: never hoisted or kept live).
+__device__ __forceinline__ int lane_id() {
+  int lane;
+  asm volatile("mov.u32 %0, %%laneid;\n" : "=r"(lane));
+  return lane;
+}
+
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }

@@ -245,6 +245,15 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
       check_exact<__half, float>(c, no_split);
       c.beta = 1.0f;
       check_exact<__half, __half>(c, automatic);
+      // 16-bit row-major output with beta == 0 (R = 64 / 128): each tile's part is held in
+      // registers and stored a chunk per ring stage of the CTA's next tile, or after that tile's
+      // main loop where it has fewer stages than chunks (empty and one-block rows here). On 4
+      // CTAs each walks many tiles of every length, whole and split.
+      c.beta = 0.0f;
+      GemmOptions few_ctas = automatic;
+      few_ctas.max_ctas = 4;
+      check_exact<__half, __half>(c, few_ctas);
+      check_exact<__nv_bfloat16, __nv_bfloat16>(c, automatic);
     }
     SECTION(name + ": rows of one length on a few clusters fewer") {
       // 36 tiles of one cost (one swath group), 512 deep in K, on at most 32 CTAs: 30 CTAs (or
