@@ -126,7 +126,7 @@ Choice choose(const GemmBsrOperand& A, DType in, const DenseDesc& B, const Dense
                     "GemmOptions::k_chunk (" + str(options.k_chunk) + ") must be 16, 32 or 64 and divide C (" +
                         str(A.C) + ")");
     cfg.kc = options.k_chunk;
-  } else if (const int kc = tuned_k_chunk(A.R, A.C, cfg.cluster, B.layout, cfg.swath); kc > 0 && cfg.row_group == 1) {
+  } else if (const int kc = tuned_k_chunk(A.R, A.C, B.layout, cfg.swath); kc > 0 && cfg.row_group == 1) {
     // Only where that kernel exists (the tuned swath and orientation); else the default chunk.
     Sm90Config tuned_chunk = cfg;
     tuned_chunk.kc = kc;

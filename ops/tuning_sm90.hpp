@@ -60,20 +60,21 @@ constexpr Tuning tuned_for(int R, int C, Layout b_layout, std::int64_t n, bool n
 // CTAs per cluster (2: CTA pairs sharing each A chunk by multicast) for block height R.
 // Measured (H100, perf_log entries 7, 12 and 19):
 // - R = 64: pairs +8% at 12.5% and 50% density, +1% at 3%.
-// - R = 128, with the 32-deep chunks below: bsr_bench 8192^3 12.5% +4.5% (f16) / +5.5% (bf16)
+// - R = 128, with 32-deep chunks (entry 19): bsr_bench 8192^3 12.5% +4.5% (f16) / +5.5% (bf16)
 //   and power-law rows +21% against single CTAs with 64-deep chunks; 50% density equal to pairs
 //   with 64-deep chunks (which were +5-7% over single CTAs there); 3% (2 blocks per row) within
-//   noise of every variant.
+//   noise of every variant. Pairs now take 64-deep chunks (tuned_k_chunk, entry 54).
 // - R = 16 / 32 (swap-AB): within 2% (A is 3-6% of a stage): single CTAs.
 constexpr int tuned_cluster(int R) { return R >= 64 ? 2 : 1; }
 
-// K depth of one stage (0 = Sm90Config's default, min(C, 64)). R = 128 in CTA pairs with
-// row-major B: 32-deep chunks, 8 stages of 24 KiB instead of 4 of 48 KiB (perf_log entry 19: at
-// 12.5% 578 / 576 TFLOPS against 564 / 566 with 64-deep chunks in pairs). Single CTAs lose with
-// them (496 / 503 against 545 / 560), and so does column-major B (its boxes' rows shrink to 64
-// bytes: 491 against 571), so the planner applies them to pairs with row-major B only, and only
-// where that kernel is instantiated (the tuned swath and orientation). R = 64 loses with them
-// either way (410 vs 422).
+// K depth of one stage (0 = Sm90Config's default, min(C, 64)). R = 128 keeps the default: 4
+// stages of 48 KiB. 32-deep chunks (8 stages of 24 KiB) were its default in CTA pairs with
+// row-major B from perf_log entry 19 (H100, 12.5%: 578 / 576 TFLOPS against 564 / 566) until the
+// direct kernels held their 16-bit output in registers (entry 54): since then 64-deep chunks are
+// ahead in every case measured (H200, 8192^3, 12.5% uniform f16 +1.4%, bf16 +0.8%, power-law
+// +1.2%, 50% +1.2%, 3% +1.8%; entry 29 had already seen them ahead in 5 of 10 H100 calls, behind
+// in 2). Single CTAs and column-major B lost with 32-deep chunks too (entry 19). R = 64 loses with
+// them at swath 256 (410 vs 422).
 // Swap-AB blocks (R = 16 / 32) at least 64 wide with row-major B: 32-deep chunks, 6 stages
 // instead of 3 (perf_log entry 39; 8192^3 12.5%, TFLOPS, old -> new). H200 (session 20 call 4):
 // 32x64 241-249 -> 260-263, 32x128 248 -> 262-264 (bf16 the same, power-law 232 -> 258, N = 512
@@ -83,10 +84,9 @@ constexpr int tuned_cluster(int R) { return R >= 64 ? 2 : 1; }
 // H100 (+4-5%) but lost on the H200 (16x32 -12%), so 16x32 keeps its 32 (= C). Column-major B
 // keeps min(C, 64): shallower chunks shrink its boxes' rows (32x64: 255 -> 219 at 32 deep).
 // R = 64 at swath 512 (above): 32-deep chunks, single CTAs too (64-deep ones leave 2 stages).
-constexpr int tuned_k_chunk(int R, int C, int cluster, Layout b_layout, int swath) {
+constexpr int tuned_k_chunk(int R, int C, Layout b_layout, int swath) {
   if (b_layout != Layout::row_major) return 0;
   if (R == 64 && swath == 512 && C >= 32) return 32;
-  if (R == 128 && cluster == 2 && C >= 64) return 32;
   if (R <= 32 && C >= 64) return 32;
   return 0;
 }

@@ -166,7 +166,13 @@ TEST_CASE("plan names of the variant systems and of the copy-only probe (fake H1
   CHECK(sm90_plan_name(square(128), sm90_options({256, GemmOrientation::direct, 32}), h100) ==
         "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
   // A variant named without a k-chunk runs the block's default chunk, not the tuned one.
-  CHECK(sm90_plan_name(square(128), sm90_options(), h100) == "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
+  BenchCase narrow = square(16);
+  narrow.C = 64;
+  CHECK(sm90_plan_name(narrow, sm90_options(), h100) == "bsr_sm90_f16_r16c64_swath512_s6_kc32_swap");
+  CHECK(sm90_plan_name(narrow, sm90_variant_options({512, GemmOrientation::swap, 0}, narrow), h100) ==
+        "bsr_sm90_f16_r16c64_swath512_s3_swap");
+  // At R = 128 the tuned chunk is the default one (perf_log entry 54).
+  CHECK(sm90_plan_name(square(128), sm90_options(), h100) == "bsr_sm90_f16_r128c128_swath256_s4_pair");
   CHECK(sm90_plan_name(square(128), sm90_variant_options({256, GemmOrientation::direct, 0}, square(128)), h100) ==
         "bsr_sm90_f16_r128c128_swath256_s4_pair");
   CHECK(sm90_plan_name(square(64, DType::bf16, Layout::col_major), sm90_options(), h100) ==

@@ -103,7 +103,7 @@ TEST_CASE("tunable configurations on a fake H100: variants x stages x split", "[
     const sm90::Choice again = sm90::choose(A, DType::f16, B, B, options_for(hc), h100);
     REQUIRE(again.use_sm90);
     CHECK(again.entry == h.entry);
-    CHECK(h.config.kc == sm90::tuned_k_chunk(R, R, h.config.cluster, Layout::row_major, h.config.swath));
+    CHECK(h.config.kc == sm90::tuned_k_chunk(R, R, Layout::row_major, h.config.swath));
     CHECK(again.config.kc == h.config.k_chunk());
     Sm90Config resolved = h.config;
     resolved.kc = resolved.k_chunk();

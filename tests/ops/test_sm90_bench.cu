@@ -212,7 +212,7 @@ TEST_CASE("sm90 GEMM benchmark: 8192^3 f16, 12.5% blocks, vs cuBLAS dense and th
     if (b >= 64)
       for (const int kc : {64, 32, 16})
         for (const int cluster : {1, 2}) {
-          const int tuned_kc = sm90::tuned_k_chunk(b, b, cluster, Layout::row_major, standard_swath);
+          const int tuned_kc = sm90::tuned_k_chunk(b, b, Layout::row_major, standard_swath);
           if (kc == (tuned_kc > 0 ? tuned_kc : std::min(b, 64))) continue;  // the [single CTAs] / [CTA pairs] row
           GemmOptions o;
           o.kernel = GemmOptions::Choice::sm90;

@@ -174,9 +174,9 @@ TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][s
                       .config.row_group == 1);
           }
           CHECK(choice.config.cluster == (R >= 64 ? 2 : 1));
-          // Tuned chunks (tuned_k_chunk) with row-major B: 32 at R = 128 in pairs and at R <= 32 for C >= 64.
+          // Tuned chunks (tuned_k_chunk) with row-major B: 32 at R <= 32 for C >= 64.
           const bool row = bl == Layout::row_major;
-          const int tuned_kc = row && (R == 128 || R <= 32) && C >= 64 ? 32 : std::min(C, 64);
+          const int tuned_kc = row && R <= 32 && C >= 64 ? 32 : std::min(C, 64);
           CHECK(choice.config.k_chunk() == tuned_kc);
         }
   // Registry entries are unique, and every one fits at least the minimum ring.
@@ -333,31 +333,30 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
   kc32.k_chunk = 64;
   SM90_CHECK_ERROR(sm90::choose(pattern(128, 96, 128, 32), DType::f16, dense(96, 256), dense(128, 256), kc32, h100),
                    Errc::invalid_argument, "GemmOptions::k_chunk (64) must be 16, 32 or 64 and divide C (32)");
-  // The tuned cluster size and k-chunk: pairs for R >= 64; 128-row blocks in pairs take 32-deep
-  // chunks (8 stages), single CTAs the default 64 (4 stages).
+  // The tuned cluster size and k-chunk: pairs for R >= 64; 128-row blocks take the default
+  // 64-deep chunks (4 stages; 32-deep ones lost once the output was held, perf_log entry 54).
   CHECK(sm90::tuned_cluster(128) == 2);
   CHECK(sm90::tuned_cluster(64) == 2);
   CHECK(sm90::tuned_cluster(32) == 1);
-  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::row_major, 256) == 32);
-  CHECK(sm90::tuned_k_chunk(128, 128, 2, Layout::col_major, 256) == 0);
-  CHECK(sm90::tuned_k_chunk(128, 128, 1, Layout::row_major, 256) == 0);
-  CHECK(sm90::tuned_k_chunk(128, 32, 2, Layout::row_major, 256) == 0);
-  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::row_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 128, Layout::row_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 128, Layout::col_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(128, 32, Layout::row_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 64, Layout::row_major, 256) == 0);
   // Swap-AB blocks at least 64 wide: 32-deep chunks with row-major B only.
-  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::row_major, 512) == 32);
-  CHECK(sm90::tuned_k_chunk(16, 128, 1, Layout::row_major, 512) == 32);
-  CHECK(sm90::tuned_k_chunk(16, 32, 1, Layout::row_major, 512) == 0);
-  CHECK(sm90::tuned_k_chunk(32, 128, 1, Layout::row_major, 512) == 32);
-  CHECK(sm90::tuned_k_chunk(32, 64, 1, Layout::row_major, 512) == 32);
-  CHECK(sm90::tuned_k_chunk(16, 64, 1, Layout::col_major, 512) == 0);
-  CHECK(sm90::tuned_k_chunk(16, 16, 1, Layout::row_major, 512) == 0);
-  CHECK(sm90::tuned_k_chunk(32, 16, 1, Layout::row_major, 512) == 0);
-  CHECK(sm90::tuned_k_chunk(64, 128, 2, Layout::row_major, 256) == 0);
+  CHECK(sm90::tuned_k_chunk(16, 64, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 128, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 32, Layout::row_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(32, 128, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(32, 64, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(16, 64, Layout::col_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(16, 16, Layout::row_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(32, 16, Layout::row_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 128, Layout::row_major, 256) == 0);
   // 64-row blocks at swath 512 (near-equal rows): 32-deep chunks, pairs or not, row-major B.
-  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::row_major, 512) == 32);
-  CHECK(sm90::tuned_k_chunk(64, 128, 1, Layout::row_major, 512) == 32);
-  CHECK(sm90::tuned_k_chunk(64, 32, 2, Layout::row_major, 512) == 32);
-  CHECK(sm90::tuned_k_chunk(64, 64, 2, Layout::col_major, 512) == 0);
+  CHECK(sm90::tuned_k_chunk(64, 64, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(64, 128, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(64, 32, Layout::row_major, 512) == 32);
+  CHECK(sm90::tuned_k_chunk(64, 64, Layout::col_major, 512) == 0);
   CHECK(sm90::choose(pattern(64, 256, 16, 64, 1), DType::f16, dense(256, 1024), dense(64, 1024), GemmOptions{}, h100)
             .config.name() == "bsr_sm90_f16_r16c64_swath512_s6_kc32_swap");
   CHECK(sm90::choose(pattern(64, 256, 32, 128, 1), DType::bf16, dense(256, 1024, DType::bf16), dense(64, 1024),
@@ -367,7 +366,7 @@ TEST_CASE("The planner honours and checks explicit choices", "[ops][sm90]") {
                      dense(64, 1024), GemmOptions{}, h100)
             .config.name() == "bsr_sm90_f16_r16c64_swath512_s3_swap_bcol");
   CHECK(sm90::choose(pattern(128, 128, 128, 128, 1), DType::f16, dense(128, 256), dense(128, 256), GemmOptions{}, h100)
-            .config.name() == "bsr_sm90_f16_r128c128_swath256_s8_kc32_pair");
+            .config.name() == "bsr_sm90_f16_r128c128_swath256_s4_pair");
   CHECK(sm90::choose(pattern(128, 64, 128, 64, 1), DType::bf16, dense(64, 256, DType::bf16, Layout::col_major, 64),
                      dense(128, 256), GemmOptions{}, h100)
             .config.name() == "bsr_sm90_bf16_r128c64_swath256_s4_bcol_pair");
