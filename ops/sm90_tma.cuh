@@ -231,7 +231,6 @@ __device__ __forceinline__ void setmaxnreg_inc() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
 }
 
-// Named barrier among `threads` threads (a multiple of 32); id 0 is __syncthreads().
 // The calling thread's lane, read from %laneid each time (volatile: never hoisted or kept live).
 __device__ __forceinline__ int lane_id() {
   int lane;
@@ -239,6 +238,7 @@ __device__ __forceinline__ int lane_id() {
   return lane;
 }
 
+// Named barrier among `threads` threads (a multiple of 32); id 0 is __syncthreads().
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
