@@ -1,0 +1,87 @@
+# A/B timing of bsr_bench binaries on the GPU machine: every case run by every binary, alternated
+# within each round, for several rounds, so that two builds are compared in one process on one
+# GPU (figures from different calls or units are not comparable: perf_log entries 20, 45). Sourced
+# by a call script (docs/benchmarks/<gpu>-<date>-s<session>/callN.sh) after it has unpacked the
+# binaries (tests/gpu_machine.sh unpack):
+#
+#   source tests/ab_bench.sh
+#   AB_BIN_DIR=$C                                   # where the binaries are
+#   ab_case u128 --block 128 --density 0.125        # tag, then bsr_bench options of the case
+#   ab_case pl128 --block 128 --density 0.125 --pattern powerlaw
+#   ab_run 3 bsr_bench_main bsr_bench               # rounds, then the binaries
+#   ab_summary > summary.txt                        # per case, system and binary: ms per round
+#
+# Each run writes b_<tag>_<binary>_r<round>.json (and .err) in the current directory and a line
+# "rc=<code> <tag> <binary> round <r> (<s>s)" to runs.txt. Settings: AB_COMMON, options every case
+# gets (default 8192^3; bsr_bench refuses an option given twice, so cases do not repeat them);
+# AB_SYSTEMS, the systems of a case that names none (the plan, its copy-only probe, cuBLAS dense);
+# AB_TIMEOUT_S per run (40); AB_BUDGET_S, the seconds of the call after which further runs are
+# skipped and logged as such (240). bsr_bench checks each result against its reference.
+
+AB_COMMON=${AB_COMMON:-"--m 8192 --n 8192 --k 8192"}
+AB_SYSTEMS=${AB_SYSTEMS:-"--systems bsrflow_sm90,bsrflow_sm90_copy_probe,cublas_dense"}
+AB_TIMEOUT_S=${AB_TIMEOUT_S:-40}
+AB_BUDGET_S=${AB_BUDGET_S:-240}
+AB_TAGS=()
+declare -A AB_OPTS
+
+ab_case() {  # tag [bsr_bench options]
+  local tag=$1
+  shift
+  AB_TAGS+=("$tag")
+  AB_OPTS[$tag]="$*"
+}
+
+ab_run() {  # rounds binary...
+  local rounds=$1 round tag bin
+  shift
+  for round in $(seq 1 "$rounds"); do
+    for tag in "${AB_TAGS[@]}"; do
+      for bin in "$@"; do
+        if [ "$SECONDS" -gt "$AB_BUDGET_S" ]; then
+          echo "skipped $tag $bin round $round (${SECONDS}s)" >> runs.txt
+          continue
+        fi
+        local systems=$AB_SYSTEMS
+        [[ " ${AB_OPTS[$tag]} " == *" --systems "* ]] && systems=
+        # shellcheck disable=SC2086
+        timeout "$AB_TIMEOUT_S" "$AB_BIN_DIR/$bin" $AB_COMMON $systems ${AB_OPTS[$tag]} \
+          --json "b_${tag}_${bin}_r${round}.json" > /dev/null 2> "b_${tag}_${bin}_r${round}.err"
+        echo "rc=$? $tag $bin round $round (${SECONDS}s)" >> runs.txt
+      done
+    done
+  done
+}
+
+# One line per (case, system, binary): the ms of each round, the status, the configuration; then,
+# per case and system, each binary's median against the first binary's (> 1: faster).
+ab_summary() {
+  python3 - "${AB_TAGS[@]}" <<'PY'
+import collections, glob, json, statistics, sys
+tags = sys.argv[1:]
+rows = collections.defaultdict(list)
+bins = []
+for tag in tags:
+    for f in sorted(glob.glob('b_%s_*.json' % tag)):
+        binary = f[len('b_%s_' % tag):-len('.json')].rsplit('_r', 1)[0]
+        if binary not in bins:
+            bins.append(binary)
+        for r in json.load(open(f)):
+            if r.get('ms') is not None:
+                rows[(tag, r['system'], binary)].append((r['ms'], r.get('status', ''), r.get('config', '')))
+for tag in tags:
+    systems = sorted({s for (t, s, _) in rows if t == tag})
+    for system in systems:
+        for binary in bins:
+            v = rows.get((tag, system, binary))
+            if v:
+                print('%-8s %-26s %-16s %s  %s %s' % (tag, system[:26], binary[:16], ' '.join('%.4f' % x[0] for x in v),
+                                                      ','.join(sorted({x[1] for x in v})), v[0][2][:44]))
+        base = rows.get((tag, system, bins[0])) if bins else None
+        for binary in bins[1:]:
+            v = rows.get((tag, system, binary))
+            if base and v:
+                gain = statistics.median(x[0] for x in base) / statistics.median(x[0] for x in v)
+                print('%-8s %-26s %-16s gain %.3f against %s' % (tag, system[:26], binary[:16], gain, bins[0]))
+PY
+}
