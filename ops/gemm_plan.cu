@@ -26,6 +26,7 @@
 #include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/sm90_split_fixup.hpp"
 #include "bsrflow/ops/sm90_tensor_map.hpp"
+#include "bsrflow/ops/tma_swizzle.hpp"
 #include "bsrflow/ops/tuning_cache.hpp"
 #include "bsrflow/ops/tuning_skinny.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
@@ -260,7 +261,8 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
       const std::uint64_t stride[1] = {static_cast<std::uint64_t>(swath) * sizeof(float)};
       const std::uint32_t box[2] = {static_cast<std::uint32_t>(impl->entry->epi_cols),
                                     static_cast<std::uint32_t>(impl->entry->epi_rows)};
-      impl->partials_map = sm90::make_tensor_map(DType::f32, impl->workspace.data(), 2, dims, stride, box, 0);
+      impl->partials_map = sm90::make_tensor_map(DType::f32, impl->workspace.data(), 2, dims, stride, box,
+                                                 epilogue_swizzle_bytes(static_cast<int>(box[0] * sizeof(float))));
     }
     impl->split_sync =
         DeviceBuffer<int>(static_cast<std::size_t>(impl->schedule.num_partials + impl->schedule.num_splits + 2), stream);
@@ -505,14 +507,14 @@ void GemmPlan::run(BsrView<const TIn> A, DenseView<const TIn> B, DenseView<TOut>
         const std::uint64_t dims[2] = {n, m};
         const std::uint32_t box[2] = {2 * cols, rows};
         params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box, static_cast<int>(4 * cols));
-      } else if (C.layout == Layout::row_major) {
-        const std::uint64_t dims[2] = {n, m};
-        const std::uint32_t box[2] = {cols, rows};
-        params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box, 0);
       } else {
-        const std::uint64_t dims[2] = {m, n};
-        const std::uint32_t box[2] = {rows, cols};
-        params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box, 0);
+        // f32 into row-major C, any dtype into column-major C: chunks staged with the swizzle of
+        // their contiguous dimension where TMA has one (epilogue_tma).
+        const bool row_major = C.layout == Layout::row_major;
+        const std::uint64_t dims[2] = {row_major ? n : m, row_major ? m : n};
+        const std::uint32_t box[2] = {row_major ? cols : rows, row_major ? rows : cols};
+        params.tmap_c = sm90::make_tensor_map(p.out, C.data, 2, dims, stride, box,
+                                              epilogue_swizzle_bytes(static_cast<int>(box[0] * sizeof(TOut))));
       }
     }
     params.col_idx = A.col_idx;

@@ -12,7 +12,9 @@
 //   buffer's previous store has *read* it, so global writes overlap the next tile's main loop.
 // - direct orientation, split pieces: the same, f32 chunks into the workspace tile. Written by
 //   the consumer threads instead, a 64 KiB partial part took ~7 us per warpgroup at 128 x 128
-//   (clock64 profile, perf_log entry 32), a stall on every split piece.
+//   (clock64 profile, perf_log entry 32), a stall on every split piece. f32 rows and 16-bit
+//   columns are staged with the TMA swizzle of their width (stage_rows_f32, stage_cols16), free of
+//   the bank conflicts of plain rows (perf_log entry 55).
 // - swap-AB, split pieces: straight from the accumulators into the workspace tile, one scalar
 //   store per accumulator (epilogue_partials_swap).
 // - otherwise (beta != 0, swap-AB with f32 output, or TMA stores switched off): an
@@ -196,9 +198,6 @@ __device__ __forceinline__ void for_each_pair_at(int j, const float (&acc)[K::kM
   }
 }
 
-
-__device__ __forceinline__ void store_pair(float* d, float a, float b) { *reinterpret_cast<float2*>(d) = make_float2(a, b); }
-
 // Origin of the warpgroup's part of the (R, SW) tile, tile-local.
 template <class K>
 __device__ __forceinline__ int part_row(int wg) { return (!K::kSwap && K::R == 128) ? wg * 64 : 0; }
@@ -206,6 +205,89 @@ template <class K>
 __device__ __forceinline__ int part_col(int wg) { return (!K::kSwap && K::R == 128) ? 0 : wg * K::kWgCols; }
 
 // ---- beta == 0: chunks staged in the output dtype, stored by TMA ------------------------------
+
+__device__ __forceinline__ void st_shared_v2(std::uint32_t addr, float a, float b) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(a), "f"(b) : "memory");
+}
+__device__ __forceinline__ void st_shared_u16(std::uint32_t addr, std::uint16_t v) {
+  asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(addr), "h"(v) : "memory");
+}
+
+// A float rounded to the 16-bit output type, as its bits.
+template <class TOut>
+__device__ __forceinline__ std::uint16_t to_bits16(float v) {
+  if constexpr (std::is_same_v<TOut, __half>) return __half_as_ushort(__float2half_rn(v));
+  else return __bfloat16_as_ushort(__float2bfloat16_rn(v));
+}
+
+// The staging of a direct TMA-store chunk in the layout of its tensor map's swizzle
+// (swizzled_offset of the contiguous dimension's width; epilogue_swizzle_bytes). Unswizzled, the 8
+// rows of a fragment store fell into the same banks: 8-way conflicts on 128-byte f32 rows, 4-way on
+// 16-bit columns. The key that XORs a value's 16-byte unit depends only on the lane (and, for
+// columns, on the value's column parity), so each store is a per-lane base plus a compile-time
+// offset and one XOR. The stagers read the lane index afresh (as stage_rows16 does): the held output
+// leaves no registers to keep addresses live in.
+
+// Where accumulator pair i (i even, of the chunk's kEpiCols / 2 accumulators) of lane `lane` in warp
+// `warp` goes in a chunk of f32 rows of row_bytes = 64 or 128 (8 bytes). The pair is C (row, column)
+// = (warp * 16 + lane / 4 + 8 ((i / 2) % 2), 8 (i / 4) + 2 (lane % 4)): 16-byte unit 2 (i / 4) +
+// (lane / 2) % 2 of its row, whose key ((row * row_bytes) >> 7) & (units - 1) is lane / 4 (128-byte
+// rows) or lane / 8 (64-byte rows) whatever the warp and i. Tested against swizzled_offset.
+BSRFLOW_SM90_HD constexpr std::uint32_t staged_f32_pair(int row_bytes, int warp, int lane, int i) {
+  const auto t = static_cast<std::uint32_t>(((lane >> 1) & 1) ^ (row_bytes == 128 ? lane >> 2 : lane >> 3));
+  const auto base = static_cast<std::uint32_t>((warp * 16 + (lane >> 2)) * row_bytes + (lane & 1) * 8);
+  return base + static_cast<std::uint32_t>(((i >> 1) & 1) * 8 * row_bytes) +
+         ((static_cast<std::uint32_t>(2 * (i >> 2)) ^ t) << 4);
+}
+// Where value e (0, 1) of pair i goes in a chunk of 16-bit columns of 64 rows (128 bytes): column
+// 8 (i / 4) + 2 (lane % 4) + e, 16-byte unit (row / 8) ^ key = (2 warp + h) ^ (2 (lane % 4) + e),
+// h = (i / 2) % 2, byte 2 (lane / 4) within it.
+BSRFLOW_SM90_HD constexpr std::uint32_t staged_col16_value(int warp, int lane, int i, int e) {
+  const auto u = static_cast<std::uint32_t>((2 * warp) ^ (2 * (lane & 3)));
+  const auto line = static_cast<std::uint32_t>((8 * (i >> 2) + 2 * (lane & 3) + e) * 128 + (lane >> 2) * 2);
+  return line + ((u ^ static_cast<std::uint32_t>(((i >> 1) & 1) ^ e)) << 4);
+}
+
+// Chunk J (columns [J kEpiCols, +kEpiCols) of the warpgroup's part) as f32 rows, alpha applied.
+template <class K, int J>
+__device__ __forceinline__ void stage_rows_f32(const float (&acc)[K::kMTiles][K::kAccPerTile], float alpha,
+                                               std::uint32_t buf, int warp) {
+  const int lane = lane_id();
+#pragma unroll
+  for (int i = J * K::kEpiCols / 2; i < (J + 1) * K::kEpiCols / 2; i += 2)
+    st_shared_v2(buf + staged_f32_pair(K::kEpiCols * 4, warp, lane, i - J * K::kEpiCols / 2), alpha * acc[0][i],
+                 alpha * acc[0][i + 1]);
+}
+template <class K, int J = 0>
+__device__ __forceinline__ void stage_rows_f32_at(int j, const float (&acc)[K::kMTiles][K::kAccPerTile], float alpha,
+                                                  std::uint32_t buf, int warp) {
+  if constexpr (J < K::kEpiChunks) {
+    if (j == J) stage_rows_f32<K, J>(acc, alpha, buf, warp);
+    else stage_rows_f32_at<K, J + 1>(j, acc, alpha, buf, warp);
+  }
+}
+
+// Chunk J as 16-bit columns (column-major C), alpha applied.
+template <class K, class TOut, int J>
+__device__ __forceinline__ void stage_cols16(const float (&acc)[K::kMTiles][K::kAccPerTile], float alpha,
+                                             std::uint32_t buf, int warp) {
+  static_assert(K::kEpiRows * 2 == 128, "128-byte columns");
+  const int lane = lane_id();
+#pragma unroll
+  for (int i = J * K::kEpiCols / 2; i < (J + 1) * K::kEpiCols / 2; i += 2) {
+    const int ic = i - J * K::kEpiCols / 2;  // the pair's place in the chunk
+    st_shared_u16(buf + staged_col16_value(warp, lane, ic, 0), to_bits16<TOut>(alpha * acc[0][i]));
+    st_shared_u16(buf + staged_col16_value(warp, lane, ic, 1), to_bits16<TOut>(alpha * acc[0][i + 1]));
+  }
+}
+template <class K, class TOut, int J = 0>
+__device__ __forceinline__ void stage_cols16_at(int j, const float (&acc)[K::kMTiles][K::kAccPerTile], float alpha,
+                                                std::uint32_t buf, int warp) {
+  if constexpr (J < K::kEpiChunks) {
+    if (j == J) stage_cols16<K, TOut, J>(acc, alpha, buf, warp);
+    else stage_cols16_at<K, TOut, J + 1>(j, acc, alpha, buf, warp);
+  }
+}
 
 // Chunk j goes to buffer (count & 1); the store that read that buffer two chunks ago must have
 // finished reading first. The warpgroup never waits for a store to reach global memory, so the
@@ -216,19 +298,27 @@ __device__ void epilogue_tma(const CUtensorMap* map, int row0, int col0, float a
                              const float (&acc)[K::kMTiles][K::kAccPerTile], unsigned char* bufs, int wg, int warp,
                              int lane, int& count) {
   static_assert(!K::kSwap, "these TMA-store chunks are the direct orientation's (swap-AB: epilogue_tma_swap)");
+  static_assert(CColMajor || std::is_same_v<TOut, float>, "16-bit row-major C is held (HeldOutput)");
+  // The chunk's contiguous dimension is swizzled where the plan's tensor map says so
+  // (epilogue_swizzle_bytes): f32 rows of 64 / 128 bytes and 16-bit columns of 128 bytes.
+  constexpr int kSwizzle = epilogue_swizzle_bytes((CColMajor ? K::kEpiRows : K::kEpiCols) * sizeof(TOut));
+  static_assert(CColMajor ? kSwizzle == (sizeof(TOut) == 2 ? 128 : 0) : kSwizzle == K::kEpiCols * 4,
+                "the stagers below lay out these swizzles");
   const bool issuer = warp == 0 && lane == 0;
   for (int j = 0; j < K::kEpiChunks; ++j, ++count) {
     TOut* buf = reinterpret_cast<TOut*>(bufs + (count & 1) * K::kEpiBufBytes);  // (kEpiRows, kEpiCols) box
     if (issuer) bulk_wait_group_read<1>();
     named_barrier_sync(1 + wg, 128);  // this buffer is free
-    for_each_pair_at<K>(j, acc, warp, lane, [&](int r, int c, float v0, float v1) {  // partner: (r, c + 1)
-      if constexpr (CColMajor) {
+    if constexpr (!CColMajor) {
+      stage_rows_f32_at<K>(j, acc, alpha, smem_addr(buf), warp);
+    } else if constexpr (kSwizzle != 0) {
+      stage_cols16_at<K, TOut>(j, acc, alpha, smem_addr(buf), warp);
+    } else {  // f32 columns of 256 bytes: wider than any TMA swizzle
+      for_each_pair_at<K>(j, acc, warp, lane, [&](int r, int c, float v0, float v1) {  // partner: (r, c + 1)
         buf[c * K::kEpiRows + r] = narrow<TOut>(alpha * v0);
         buf[(c + 1) * K::kEpiRows + r] = narrow<TOut>(alpha * v1);
-      } else {
-        store_pair(buf + r * K::kEpiCols + c, alpha * v0, alpha * v1);  // c even: aligned pair
-      }
-    });
+      });
+    }
     fence_proxy_async_smem();  // the TMA (async proxy) reads what this thread just wrote
     named_barrier_sync(1 + wg, 128);
     if (issuer) {

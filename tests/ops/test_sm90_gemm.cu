@@ -565,10 +565,10 @@ TEST_CASE("sm90 GEMM: run-time argument errors", "[ops][sm90][gpu]") {
 
 TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops][sm90][gpu][sm90small]") {
   // Quick enough to run under compute-sanitizer memcheck / racecheck / synccheck: each tuned
-  // block height, the TMA-store (beta == 0; both C layouts) and general (beta != 0) epilogues, a split row (its
-  // partial tiles TMA-stored and thread-stored),
-  // per-panel (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs, loads with and
-  // without the L2 evict-last priority, odd swath groups (short pieces walked backwards).
+  // block height, the TMA-store (beta == 0; both C layouts, 16-bit and f32 output) and general
+  // (beta != 0) epilogues, a split row (its partial tiles TMA-stored and thread-stored), per-panel
+  // (N = 72) and one-box (N = 128) B stages, single CTAs and CTA pairs, loads with and without the
+  // L2 evict-last priority, odd swath groups (short pieces walked backwards).
   BSRFLOW_REQUIRE_HOPPER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
@@ -582,8 +582,10 @@ TEST_CASE("sm90 GEMM: small problems, both epilogues, for the sanitizers", "[ops
     GemmOptions split_thread_stores = split;
     split_thread_stores.tma_store_epilogue = false;
     check_exact<__half, __half>(c, split_thread_stores);  // ... and written by the threads
+    check_exact<__half, float>(c, split);  // f32 chunks TMA-stored into row-major C (swizzled rows)
     c.c_layout = Layout::col_major;
-    check_exact<__half, __half>(c, split);  // 16-bit chunks TMA-stored into column-major C
+    check_exact<__half, __half>(c, split);  // 16-bit chunks TMA-stored into column-major C (swizzled)
+    check_exact<__half, float>(c, split);   // f32 ones (256-byte columns: not swizzled)
     c.beta = 2.0f;
     c.N = 128;  // N % 64 == 0: row-major B stages as one 3-D box
     check_exact<__half, float>(c, GemmOptions{});

@@ -17,7 +17,9 @@
 #include "bsrflow/ops/sm90_kernels.hpp"
 #include "bsrflow/ops/sm90_schedule_build.hpp"
 #include "bsrflow/ops/sm90_kernel_traits.cuh"
+#include "bsrflow/ops/sm90_epilogue.cuh"
 #include "bsrflow/ops/sm90_wgmma.cuh"
+#include "bsrflow/ops/tma_swizzle.hpp"
 #include "bsrflow/ops/tuning_sm90.hpp"
 #include "support/fake_device.hpp"
 
@@ -122,6 +124,42 @@ TEST_CASE("wgmma descriptors moved by adding to their low word equal descriptors
   }
   // The largest shared address a stage can reach keeps the start-address field from carrying.
   CHECK(static_cast<std::uint32_t>(K16::desc_k_major(227u * 1024u)) >> 16 == 1u);
+}
+
+TEST_CASE("Epilogue chunks: the stagers' per-lane swizzle keys are the tensor map's swizzle", "[ops][sm90]") {
+  using namespace bsrflow::sm90;
+  // The plan swizzles a TMA-stored chunk by the width of its contiguous dimension where TMA can.
+  CHECK(epilogue_swizzle_bytes(128) == 128);  // f32 rows at R = 128, 16-bit columns of 64 rows
+  CHECK(epilogue_swizzle_bytes(64) == 64);    // f32 rows at R = 64
+  CHECK(epilogue_swizzle_bytes(32) == 32);
+  CHECK(epilogue_swizzle_bytes(256) == 0);    // f32 columns of 64 rows: none
+  CHECK(epilogue_swizzle_bytes(16) == 0);
+  CHECK(epilogue_swizzle_bytes(0) == 0);
+  // sm90_epilogue.cuh's stagers place value e of accumulator pair i of lane `lane` in warp `warp`
+  // (wgmma fragment: row warp * 16 + lane / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (lane % 4) + e)
+  // with a key taken from the lane alone; here against swizzled_offset over a whole chunk, every byte
+  // of the chunk written exactly once.
+  for (int cols : {16, 32}) {  // KernelTraits::kEpiCols at R = 64 / 128: f32 rows of 64 / 128 bytes
+    CAPTURE(cols);
+    const int row_bytes = cols * 4;
+    std::vector<int> f32_seen(64 * row_bytes, 0), c16_seen(cols * 128, 0);
+    for (int warp = 0; warp < 4; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < cols / 2; i += 2) {
+          const int row = warp * 16 + lane / 4 + 8 * ((i >> 1) & 1);
+          const int col = 8 * (i >> 2) + 2 * (lane & 3);
+          const std::uint32_t f = staged_f32_pair(row_bytes, warp, lane, i);
+          CHECK(f == swizzled_offset(static_cast<std::uint32_t>(row * row_bytes + col * 4), row_bytes));
+          for (int b = 0; b < 8; ++b) ++f32_seen[f + b];  // the pair: 8 bytes
+          for (int e = 0; e < 2; ++e) {
+            const std::uint32_t c = staged_col16_value(warp, lane, i, e);
+            CHECK(c == swizzled_offset(static_cast<std::uint32_t>((col + e) * 128 + row * 2), 128));
+            for (int b = 0; b < 2; ++b) ++c16_seen[c + b];
+          }
+        }
+    CHECK(std::count(f32_seen.begin(), f32_seen.end(), 1) == static_cast<long>(f32_seen.size()));
+    CHECK(std::count(c16_seen.begin(), c16_seen.end(), 1) == static_cast<long>(c16_seen.size()));
+  }
 }
 
 TEST_CASE("Every tuned configuration is instantiated and fits an H100", "[ops][sm90]") {
