@@ -589,9 +589,9 @@ TEST_CASE("Tile assignment: short pieces walk backwards on odd swath groups", "[
 }
 
 TEST_CASE("Tile assignment: tail groups take finer pieces; pairs own two partial tiles per piece", "[ops][sm90]") {
-  // The bench's power-law shape at 128x128 blocks (64 block rows, 512 blocks, 32 swaths): the
-  // rule splits the tail, and the longest-processing-time lists come out balanced within 8%
-  // (5.9%; 13.9% without the tail).
+  // The bench's power-law shape at 128x128 blocks (64 block rows, 512 blocks, 32 swaths, the
+  // tile overheads of 128-row blocks): the rule splits the tail, and the longest-processing-time
+  // lists come out balanced within 8% (6.3%; 15.5% without the tail).
   std::vector<int> lengths = {64, 60, 40, 30, 24, 20, 17, 15, 13, 12, 11, 10, 9, 9, 8, 7, 7, 7, 6, 6};
   while (std::accumulate(lengths.begin(), lengths.end(), 0) < 512) lengths.push_back(lengths.size() % 3 == 0 ? 5 : 4);
   lengths.resize(64, 0);
@@ -606,15 +606,16 @@ TEST_CASE("Tile assignment: tail groups take finer pieces; pairs own two partial
   CHECK(tail.groups == (132 * std::min(64, limit) + 2 * nnzb - 1) / (2 * nnzb));
   const sm90::HostPieceList fine = sm90::build_pieces_host(row_ptr, tail.limit);
   sm90::ScheduleShape s;
+  s.overhead = sm90::tile_overhead(128);
   s.groups = 32;
   s.tail_groups = tail.groups;
   s.clusters = 132;
   const sm90::HostSchedule h = sm90::assign_tiles_host(pieces, fine, s);
   CHECK(h.num_partials == (32 - tail.groups) * pieces.num_slots + tail.groups * fine.num_slots);
-  CHECK(check_covering(row_ptr, h, s) < 1.08);  // 1.059
+  CHECK(check_covering(row_ptr, h, s) < 1.08);
   // Without the tail the same lists are further apart.
   s.tail_groups = 0;
-  CHECK(check_covering(row_ptr, sm90::assign_tiles_host(pieces, {}, s), s) > 1.1);  // 1.139
+  CHECK(check_covering(row_ptr, sm90::assign_tiles_host(pieces, {}, s), s) > 1.1);
 
   // CTA pairs: a slot per piece and rank; the split records step by the pair.
   s.groups = 16;
@@ -623,7 +624,9 @@ TEST_CASE("Tile assignment: tail groups take finer pieces; pairs own two partial
   s.cluster_size = 2;
   const sm90::HostSchedule pairs = sm90::assign_tiles_host(pieces, fine, s);
   CHECK(pairs.num_partials == 2 * (13 * pieces.num_slots + 3 * fine.num_slots));
-  check_covering(row_ptr, pairs, s);
+  // The bench's plan (66 pairs, 16 groups, 3 in the tail): 4.1%. (Handing the tail out piece-major
+  // evens the model to 1.3%, but measured 1% slower at 128 x 128: perf_log entry 55.)
+  CHECK(check_covering(row_ptr, pairs, s) < 1.05);
 }
 
 TEST_CASE("Cluster count for tiles of one cost: the fullest last round within the trim bound", "[ops][sm90]") {
