@@ -6,7 +6,7 @@
 #
 #   source tests/ab_bench.sh
 #   AB_BIN_DIR=$C                                   # where the binaries are
-#   ab_case u128 --block 128 --density 0.125        # tag, then bsr_bench options of the case
+#   ab_case u128 --block 128 --density 0.125        # tag (no underscores), then the case's options
 #   ab_case pl128 --block 128 --density 0.125 --pattern powerlaw
 #   ab_run 3 bsr_bench_main bsr_bench               # rounds, then the binaries
 #   ab_summary > summary.txt                        # per case, system and binary: ms per round
