@@ -1,7 +1,7 @@
 // Where TMA's shared-memory swizzle puts a byte, for code that lays out or reads swizzled tiles
 // with its own addressing (the row-group gather, the skinny kernel's ldmatrix addresses, the Hopper
-// kernel's epilogue chunks). Host and
-// device. Two forms of one rule, tested equal (test_sm90_row_groups.cu).
+// kernel's epilogue chunks). Host and device. Two forms of one rule, tested equal
+// (test_sm90_row_groups.cu).
 #pragma once
 
 #include <cstdint>
@@ -30,9 +30,9 @@ BSRFLOW_HD inline std::uint32_t swizzled_chunk_offset(int row, int chunk, int ro
 
 // The swizzle (bytes) of a TMA-stored epilogue chunk whose contiguous dimension is `inner_bytes`
 // wide: that width where TMA has a swizzle of it (32, 64, 128 bytes), else 0 (none). The plan makes
-// the store's tensor map with it and the kernel stages the chunk with it (swizzled_offset). Unswizzled,
-// the 8 rows of one fragment store (pitch 64 or 128 bytes) fell into the same banks: 4-8-way
-// conflicts on the f32 chunks (partial tiles, f32 output) and on column-major 16-bit chunks.
+// the store's tensor map with it and the kernel stages the chunk with it (swizzled_offset).
+// Unswizzled, the 8 rows of one fragment store (pitch 64 or 128 bytes) fell into the same banks:
+// 4-8-way conflicts on the f32 chunks (partial tiles, f32 output) and on column-major 16-bit ones.
 BSRFLOW_HD constexpr int epilogue_swizzle_bytes(int inner_bytes) {
   return inner_bytes == 32 || inner_bytes == 64 || inner_bytes == 128 ? inner_bytes : 0;
 }
