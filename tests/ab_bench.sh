@@ -11,6 +11,10 @@
 #   ab_run 3 bsr_bench_main bsr_bench               # rounds, then the binaries
 #   ab_summary > summary.txt                        # per case, system and binary: ms per round
 #
+# The same call's GPU tests and sanitizers need no loop of their own either:
+#   BSRFLOW_GPU_BENCH=0 BSRFLOW_GPU_TAR=0 BSRFLOW_GPU_SANITIZE_TAGS="[sm90small]" OUT=$PWD/checks \
+#     bash tests/gpu_machine.sh run "[sm90][gpu]"
+#
 # Each run writes b_<tag>_<binary>_r<round>.json (and .err) in the current directory and a line
 # "rc=<code> <tag> <binary> round <r> (<s>s)" to runs.txt. Settings: AB_COMMON, options every case
 # gets (default 8192^3; bsr_bench refuses an option given twice, so cases do not repeat them);
