@@ -11,6 +11,11 @@
 #   ab_run 3 bsr_bench_main bsr_bench               # rounds, then the binaries
 #   ab_summary > summary.txt                        # per case, system and binary: ms per round
 #
+# Where the call compares variants of one experiment binary (environment switches of a patch),
+# each variant is a wrapper named like a binary, and the call records its GPU first:
+#   ab_variant p75 bsr_bench_exp BSRFLOW_EXP_FINAL_PERCENT=75   # $AB_BIN_DIR/p75 runs the binary so
+#   ab_device > device.txt                                      # nvidia-smi's unit, clocks, power
+#
 # The same call's GPU tests and sanitizers need no loop of their own either:
 #   BSRFLOW_GPU_BENCH=0 BSRFLOW_GPU_TAR=0 BSRFLOW_GPU_SANITIZE_TAGS="[sm90small]" OUT=$PWD/checks \
 #     bash tests/gpu_machine.sh run "[sm90][gpu]"
@@ -28,6 +33,18 @@ AB_TIMEOUT_S=${AB_TIMEOUT_S:-40}
 AB_BUDGET_S=${AB_BUDGET_S:-240}
 AB_TAGS=()
 declare -A AB_OPTS
+
+ab_variant() {  # name binary [VAR=value ...]: $AB_BIN_DIR/name runs $AB_BIN_DIR/binary with them
+  local name=$1 binary=$2
+  shift 2
+  printf '#!/bin/sh\nexec env %s "%s/%s" "$@"\n' "$*" "$AB_BIN_DIR" "$binary" > "$AB_BIN_DIR/$name"
+  chmod +x "$AB_BIN_DIR/$name"
+}
+
+ab_device() {  # the GPU this call got (figures compare only within one unit)
+  nvidia-smi -L
+  nvidia-smi --query-gpu=uuid,name,clocks.max.sm,power.limit --format=csv
+}
 
 ab_case() {  # tag [bsr_bench options]
   local tag=$1
