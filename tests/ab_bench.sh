@@ -37,7 +37,9 @@ declare -A AB_OPTS
 ab_variant() {  # name binary [VAR=value ...]: $AB_BIN_DIR/name runs $AB_BIN_DIR/binary with them
   local name=$1 binary=$2
   shift 2
-  printf '#!/bin/sh\nexec env %s "%s/%s" "$@"\n' "$*" "$AB_BIN_DIR" "$binary" > "$AB_BIN_DIR/$name"
+  local vars=""
+  [ $# -gt 0 ] && vars=$(printf '%q ' "$@")  # each assignment quoted for the wrapper's shell
+  printf '#!/bin/sh\nexec env %s"%s/%s" "$@"\n' "$vars" "$AB_BIN_DIR" "$binary" > "$AB_BIN_DIR/$name"
   chmod +x "$AB_BIN_DIR/$name"
 }
 
