@@ -108,6 +108,10 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   const std::uint32_t width = static_cast<std::uint32_t>(plan.width);
   // A: one box is one block (or half of a 128-wide one); B: the C x width slice under one block.
   p.tmap_a = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in);
+  const int bps = blocks_per_stage(A.R, A.C, plan.width);
+  p.lane_producer = lane_producer(A.R, A.C, plan.width) ? 1 : 0;
+  if (p.lane_producer)  // a full stage of blocks in one box
+    p.tmap_a_stage = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in, bps);
   if (B.layout == Layout::row_major) {
     const std::uint32_t box[2] = {width, static_cast<std::uint32_t>(A.C)};
     p.tmap_b = sm90::dense_map(dtype_of<TIn>::value, B.data, B.rows, B.cols, B.ld, true, box,
@@ -120,7 +124,7 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   p.pieces = plan.pieces.pieces.data();
   p.R = A.R;
   p.C = A.C;
-  p.blocks_per_stage = blocks_per_stage(A.R, A.C, plan.width);
+  p.blocks_per_stage = bps;
   p.stage_a_bytes = stage_a_bytes(A.R, A.C, plan.width);
   p.stage_bytes = stage_bytes(A.R, A.C, plan.width);
   p.split_of_slot = plan.split_of_slot.data();

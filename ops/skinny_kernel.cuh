@@ -6,7 +6,9 @@
 // - Loads: the producer's first lane issues, per stored block, one TMA box of A (two for
 //   128-wide blocks) and one of the C x width slice of B under its block column (zero-filled past
 //   K and N by TMA) into a kStages-deep ring on mbarriers (full: transaction bytes; empty: one
-//   arrival per consumer warp). Small blocks share a stage (blocks_per_stage). Each box lands
+//   arrival per consumer warp). Small blocks share a stage (blocks_per_stage). Where the issue
+//   path bounds (many small blocks, 64-wide tiles: skinny::lane_producer) each lane issues one
+//   block's boxes instead and a full stage's A blocks come as one box. Each box lands
 //   with the swizzle of its row width, so ldmatrix reads it without bank conflicts. (The first
 //   version issued 16-byte cp.async copies from every thread: the address arithmetic made it
 //   instruction-bound, docs/perf_log.md entries 15 and 17.)
@@ -46,6 +48,18 @@ __device__ __forceinline__ void store_c(const Params& p, int row, int col, float
   c[at] = narrow<TOut>(v);
 }
 
+// The C x W slice of B under a block whose first column of A is B's row k0 (row-major B: one box
+// of W x C; column-major: min(C, 64)-deep boxes), into `dst` on `bar`.
+template <bool BColMajor, int W>
+__device__ __forceinline__ void load_b_slice(const Params& p, unsigned char* dst, std::uint64_t* bar, int k0, int C,
+                                             int cb, std::uint64_t policy) {
+  if constexpr (BColMajor) {
+    for (int c0 = 0; c0 < C; c0 += cb) sm90::tma_load_2d(dst + c0 * W * 2, &p.tmap_b, bar, k0 + c0, 0, policy);
+  } else {
+    sm90::tma_load_2d(dst, &p.tmap_b, bar, 0, k0, policy);
+  }
+}
+
 template <class TIn, class TOut, bool BColMajor, int NT>
 __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_kernel(const __grid_constant__ Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -71,6 +85,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
   if (tid == 0) {
     sm90::tma_prefetch_map(&p.tmap_a);
     sm90::tma_prefetch_map(&p.tmap_b);
+    if (p.lane_producer) sm90::tma_prefetch_map(&p.tmap_a_stage);
     for (int s = 0; s < kStages; ++s) {
       sm90::mbar_init(&full[s], 1);        // the producer's arrive_expect_tx
       sm90::mbar_init(&empty[s], kWarps);  // one arrival per consumer warp
@@ -88,6 +103,40 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
     // A streams through once; B's slices are re-read by every piece with a block in that column.
     const std::uint64_t policy_a = sm90::l2_load_policy(sm90::L2Priority::evict_first);
     const std::uint64_t policy_b = sm90::l2_load_policy(sm90::L2Priority::evict_last);
+    if (p.lane_producer) {
+      // Lane j issues block j's boxes: ptxas turns the divergent issues into one loop over the
+      // active lanes (~6 instructions a box), where the loop below spends ~45 per block on the
+      // window, the shuffle and two single-lane issues - which bound many small blocks (16 x 32
+      // at N = 16: +33%) and 64-wide tiles (32 x 32 at N = 64: +5-10%, with the stage box), but
+      // cost 2-5% where the stream of bytes bounds (all A boxes of a stage then all B slices:
+      // perf_log entries 17 and 57). The lanes hold their block columns two stages ahead.
+      auto stage_column = [&](int s) { return lane < bps ? column(piece.kb_begin + s * bps + lane) : 0; };
+      int column_next = stage_column(0), column_after = stage_column(1);
+      for (int s = 0; s < nstages; ++s) {
+        const int slot = s % kStages;
+        const int first = piece.kb_begin + s * bps;
+        const int count = min(bps, kb_end - first);
+        const int col = column_next;
+        column_next = column_after;
+        column_after = stage_column(s + 2);
+        sm90::mbar_wait(&empty[slot], ((s / kStages) & 1) ^ 1);  // a fresh barrier passes parity 1
+        unsigned char* const a_dst = smem + slot * p.stage_bytes;
+        unsigned char* const b_dst = a_dst + p.stage_a_bytes;
+        if (lane == 0) sm90::mbar_arrive_expect_tx(&full[slot], static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
+        __syncwarp();
+        // A full stage's blocks are consecutive in A's values: one box (C <= 64, the plan's rule).
+        const bool stage_box = count == bps;
+        if (stage_box && lane == 0) sm90::tma_load_3d(a_dst, &p.tmap_a_stage, &full[slot], 0, 0, first, policy_a);
+        if (lane < count) {
+          if (!stage_box)
+            for (int c0 = 0; c0 < C; c0 += cb)
+              sm90::tma_load_3d(a_dst + lane * a_bytes + c0 * R * 2, &p.tmap_a, &full[slot], c0, 0, first + lane,
+                                policy_a);
+          load_b_slice<BColMajor, W>(p, b_dst + lane * b_bytes, &full[slot], col * C, C, cb, policy_b);
+        }
+      }
+      return;
+    }
     int window_begin = piece.kb_begin;
     int window = column(window_begin + lane);
     int next_window = column(window_begin + 32 + lane);
@@ -110,12 +159,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
         for (int c0 = 0; c0 < C; c0 += cb)
           sm90::tma_load_3d(a_dst + blk * a_bytes + c0 * R * 2, &p.tmap_a, &full[slot], c0, 0, first + blk,
                             policy_a);
-        if constexpr (BColMajor) {
-          for (int c0 = 0; c0 < C; c0 += cb)
-            sm90::tma_load_2d(b_dst + blk * b_bytes + c0 * W * 2, &p.tmap_b, &full[slot], k0 + c0, 0, policy_b);
-        } else {
-          sm90::tma_load_2d(b_dst + blk * b_bytes, &p.tmap_b, &full[slot], 0, k0, policy_b);
-        }
+        load_b_slice<BColMajor, W>(p, b_dst + blk * b_bytes, &full[slot], k0, C, cb, policy_b);
       }
     }
     return;

@@ -18,6 +18,10 @@ struct Params {
   // Each box lands with the swizzle of its row (32, 64 or 128 bytes).
   CUtensorMap tmap_a;
   CUtensorMap tmap_b;
+  // With lane_producer (tuning_skinny.hpp): each lane of the producer warp issues one block's
+  // boxes, and a full stage's A blocks load as one box of this map, (C, R, blocks_per_stage).
+  CUtensorMap tmap_a_stage;
+  int lane_producer;
   // A: block columns and the pieces of block rows, one CTA each (sm90::build_pieces: longest
   // first; a row longer than the plan's limit is cut into pieces with partial-sum slots).
   const int* col_idx;

@@ -86,13 +86,14 @@ std::uint64_t element_bytes(DType dtype) { return dtype == DType::f32 ? 4u : 2u;
 }  // namespace
 
 CUtensorMap bsr_values_map(DType dtype, const void* values, std::int64_t nnzb, int R, int C, int box_cols,
-                           const void* stand_in) {
+                           const void* stand_in, int box_blocks) {
   const std::uint64_t e = element_bytes(dtype);
   const std::uint64_t dims[3] = {static_cast<std::uint64_t>(C), static_cast<std::uint64_t>(R),
                                  nnzb > 0 ? static_cast<std::uint64_t>(nnzb) : 1u};
   const std::uint64_t strides[2] = {static_cast<std::uint64_t>(C) * e,
                                     static_cast<std::uint64_t>(R) * static_cast<std::uint64_t>(C) * e};
-  const std::uint32_t box[3] = {static_cast<std::uint32_t>(box_cols), static_cast<std::uint32_t>(R), 1};
+  const std::uint32_t box[3] = {static_cast<std::uint32_t>(box_cols), static_cast<std::uint32_t>(R),
+                                static_cast<std::uint32_t>(box_blocks)};
   return make_tensor_map(dtype, nnzb > 0 ? values : stand_in, 3, dims, strides, box,
                          static_cast<int>(static_cast<std::uint64_t>(box_cols) * e));
 }

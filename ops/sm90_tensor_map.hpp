@@ -23,9 +23,10 @@ CUtensorMap make_tensor_map(DType dtype, const void* base, int rank, const std::
 // valid device address: the base of a map over an operand with no elements (never read).
 //
 // A BSR matrix's values, nnzb blocks of R x C elements (row-major in a block), as the tensor
-// (C, R, nnzb); a box is `box_cols` columns of one block, swizzled by its row (box_cols elements).
+// (C, R, nnzb); a box is `box_cols` columns of `box_blocks` consecutive blocks, swizzled by its row
+// (box_cols elements).
 CUtensorMap bsr_values_map(DType dtype, const void* values, std::int64_t nnzb, int R, int C, int box_cols,
-                           const void* stand_in);
+                           const void* stand_in, int box_blocks = 1);
 // A rows x cols dense operand, `ld` elements between its rows (row-major) or columns, as the 2-D
 // tensor with the contiguous dimension first: row-major (cols, rows), column-major (rows, cols);
 // `box` in that order. With rows == 0 the tensor has one row on `stand_in`.

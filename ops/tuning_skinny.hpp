@@ -72,6 +72,20 @@ constexpr int blocks_per_stage(int R, int C, int width) {
   return std::clamp(kStageTargetBytes / bytes, 1, kMaxBlocksPerStage);
 }
 
+// The producer warp issues a stage's boxes one lane per block, a full stage's A blocks as one box,
+// where its per-block instructions bound the kernel: many blocks per stage (small blocks), or
+// 64-wide tiles of blocks up to 32 x 32 with more than one block per stage. Elsewhere one lane
+// issues A and B block by block, which the stream of bytes prefers (H200, perf_log entry 57: 16 x
+// 16 / 16 x 32 / 32 x 16 at N = 16 +86% / +38% / +10%, 16 x 16 and 32 x 32 at N = 64 +82% /
+// +6-12%; with it 32 x 32 at N = 16 / 32 lost 2-5% / 3.5%, 64 x 32 at N = 64 1.4%).
+constexpr int kLaneProducerMinBlocks = 8;
+constexpr int kLaneProducerMaxElements64 = 32 * 32;
+constexpr bool lane_producer(int R, int C, int width) {
+  const int bps = blocks_per_stage(R, C, width);
+  if (C > 64 || bps < 2) return false;
+  return bps >= kLaneProducerMinBlocks || (width == 64 && R * C <= kLaneProducerMaxElements64);
+}
+
 // A stage holds its A blocks, then (from the next 1024-byte boundary: TMA's 128-byte swizzle is
 // defined on absolute address bits, so swizzled tiles start 1024-aligned) the B slices under them.
 constexpr int round_up_1024(int bytes) { return (bytes + 1023) / 1024 * 1024; }

@@ -21,6 +21,7 @@
 #include "bsrflow/core/stream.hpp"
 #include "bsrflow/ops/cpu_gemm.hpp"
 #include "bsrflow/ops/gemm_plan.hpp"
+#include "bsrflow/ops/tuning_skinny.hpp"
 #include "support/gemm_problem.hpp"
 #include "support/gpu.hpp"
 
@@ -264,7 +265,9 @@ TEST_CASE("skinny GEMM: run is capturable and replays identically", "[ops][skinn
 
 TEST_CASE("skinny GEMM: small problems for the sanitizers", "[ops][skinny][gpu][skinnysmall]") {
   // Quick enough for compute-sanitizer: every block height, both B layouts, a split row whose
-  // last CTA reduces, the k-split across warps (R = 16, 32) and both C layouts.
+  // last CTA reduces, the k-split across warps (R = 16, 32) and both C layouts; the lane producer
+  // (16 x 16 at N = 24: 10 blocks a stage; 16 x 16 and 32 x 32 at N = 40: 64-wide tiles) with
+  // full and partial stages.
   SKINNY_REQUIRE_GPU();
   for (int b : {16, 32, 64, 128}) {
     Case c;
@@ -277,5 +280,10 @@ TEST_CASE("skinny GEMM: small problems for the sanitizers", "[ops][skinny][gpu][
     c.c_layout = Layout::col_major;
     c.beta = 2.0f;
     check_exact<__nv_bfloat16, float>(c, skinny_options(), GemmKernel::skinny);
+    if (b <= 32) {
+      CHECK(skinny::lane_producer(b, b, skinny::tile_width(40)));
+      c.N = 40;
+      check_exact<__half, __half>(c, skinny_options(), GemmKernel::skinny);
+    }
   }
 }

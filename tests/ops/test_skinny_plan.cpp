@@ -92,6 +92,31 @@ TEST_CASE("skinny plan: names, widths, stages, shared memory", "[ops][skinny]") 
   CHECK(skinny::smem_bytes(16, 16, 64) >= 7 * 8 * 128 * 4);
 }
 
+TEST_CASE("skinny plan: which plans issue their loads one lane per block", "[ops][skinny]") {
+  // Measured (perf_log entry 57, H200): many small blocks a stage and 64-wide tiles of blocks up to
+  // 32 x 32 with more than one a stage gain; the suite's 32 x 32 / 64 x 64 at N = 16 / 32 keep one
+  // issuing lane.
+  CHECK(skinny::blocks_per_stage(16, 32, 16) == 8);
+  CHECK(skinny::lane_producer(16, 32, 16));   // +33%
+  CHECK(skinny::lane_producer(16, 16, 16));   // 16 blocks a stage
+  CHECK(skinny::lane_producer(32, 32, 64));   // 2 a stage, 64 wide: +5-10%
+  CHECK_FALSE(skinny::lane_producer(32, 32, 16));  // 5 a stage: 2-5% slower with it
+  CHECK_FALSE(skinny::lane_producer(32, 32, 32));  // 4 a stage: 3.5% slower
+  CHECK_FALSE(skinny::lane_producer(64, 64, 64));  // one block a stage: nothing to gain
+  CHECK_FALSE(skinny::lane_producer(64, 64, 16));
+  CHECK_FALSE(skinny::lane_producer(64, 32, 64));  // 2 a stage, but 4 KiB blocks: 1.4% slower
+  CHECK(skinny::lane_producer(16, 16, 64));   // 6 a stage: +82%
+  for (int R : {16, 32, 64, 128})
+    for (int C : {16, 32, 64, 128})
+      for (int w : {16, 32, 64}) {
+        CAPTURE(R, C, w);
+        if (!skinny::lane_producer(R, C, w)) continue;
+        CHECK(C <= 64);  // a full stage is one box of (C, R, blocks) elements
+        CHECK(skinny::blocks_per_stage(R, C, w) <= 32);  // one lane per block
+        CHECK(skinny::blocks_per_stage(R, C, w) <= 256);  // TMA box dimension
+      }
+}
+
 TEST_CASE("skinny plan: piece limits", "[ops][skinny]") {
   // Pieces of the average row fill one wave of resident CTAs (here 3 per SM on 132 SMs: 396);
   // 32 x 32 blocks are 2 KiB, 64 x 64 blocks 8 KiB.
