@@ -77,7 +77,8 @@ constexpr int blocks_per_stage(int R, int C, int width) {
 // 64-wide tiles of blocks up to 32 x 32 with more than one block per stage. Elsewhere one lane
 // issues A and B block by block, which the stream of bytes prefers (H200, perf_log entry 57: 16 x
 // 16 / 16 x 32 / 32 x 16 at N = 16 +86% / +38% / +10%, 16 x 16 and 32 x 32 at N = 64 +82% /
-// +6-12%; with it 32 x 32 at N = 16 / 32 lost 2-5% / 3.5%, 64 x 32 at N = 64 1.4%).
+// +6-12%, 16 x 16 at N = 32 2.0x, 16 x 32 / 64 x 16 at N = 64 +29% / +6.5%; with it 32 x 32 at
+// N = 16 / 32 lost 2-5% / 3.5%, 64 x 32 at N = 64 1.4%).
 constexpr int kLaneProducerMinBlocks = 8;
 constexpr int kLaneProducerMaxElements64 = 32 * 32;
 constexpr bool lane_producer(int R, int C, int width) {
