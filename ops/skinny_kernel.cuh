@@ -106,9 +106,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
     if (p.lane_producer) {
       // Lane j issues block j's boxes: ptxas turns the divergent issues into one loop over the
       // active lanes (~6 instructions a box), where the loop below spends ~45 per block on the
-      // window, the shuffle and two single-lane issues - which bound many small blocks (16 x 32
-      // at N = 16: +33%) and 64-wide tiles (32 x 32 at N = 64: +5-10%, with the stage box), but
-      // cost 2-5% where the stream of bytes bounds (all A boxes of a stage then all B slices:
+      // window, the shuffle and two single-lane issues - which bound many small blocks (16 x 16 /
+      // 16 x 32 at N = 16: +86% / +38%) and 64-wide tiles (32 x 32 at N = 64: +6-12%, with the
+      // stage box), but cost 2-5% where the stream of bytes bounds (all A boxes of a stage then all B slices:
       // perf_log entries 17 and 57). The lanes hold their block columns two stages ahead.
       auto stage_column = [&](int s) { return lane < bps ? column(piece.kb_begin + s * bps + lane) : 0; };
       int column_next = stage_column(0), column_after = stage_column(1);
