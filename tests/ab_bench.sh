@@ -8,6 +8,7 @@
 #   AB_BIN_DIR=$C                                   # where the binaries are
 #   ab_case u128 --block 128 --density 0.125        # tag (no underscores), then the case's options
 #   ab_case pl128 --block 128 --density 0.125 --pattern powerlaw
+#   ab_skinny_cases f16                             # or the skinny suite's 16 cases (AB_COMMON="")
 #   ab_run 3 bsr_bench_main bsr_bench               # rounds, then the binaries
 #   ab_summary > summary.txt                        # per case, system and binary: ms per round
 #
@@ -53,6 +54,24 @@ ab_case() {  # tag [bsr_bench options]
   shift
   AB_TAGS+=("$tag")
   AB_OPTS[$tag]="$*"
+}
+
+# The skinny suite's 16 cases of one dtype (bsr_bench --suite skinny: M x N x K in 4096 x N x 11008
+# and 11008 x N x 4096, N 16 / 64, 32 x 32 and 64 x 64 blocks, 25% and 50%), tagged m<M>n<N>b<R>d<%>
+# (+ the dtype unless f16). Set AB_COMMON="" first: these cases give their own sizes.
+ab_skinny_cases() {  # [dtype]
+  local dtype=${1:-f16} suffix="" n mk b d
+  [ "$dtype" = f16 ] || suffix=$dtype
+  for n in 16 64; do
+    for mk in "4096 11008" "11008 4096"; do
+      for b in 32 64; do
+        for d in 25 50; do
+          ab_case "m${mk% *}n${n}b${b}d${d}${suffix}" --m "${mk% *}" --n $n --k "${mk#* }" --block $b \
+            --density 0.$d --dtype "$dtype"
+        done
+      done
+    done
+  done
 }
 
 ab_run() {  # rounds binary...
