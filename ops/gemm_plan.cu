@@ -406,7 +406,7 @@ std::size_t GemmPlan::workspace_bytes() const {
 std::string GemmPlan::name() const {
   const Impl& p = checked(impl_);
   if (p.kernel == GemmKernel::sm90) return p.config.name();
-  if (p.kernel == GemmKernel::skinny) return skinny::name(p.in, p.R, p.C, p.skinny.width, p.b.layout);
+  if (p.kernel == GemmKernel::skinny) return skinny::name(p.in, p.R, p.C, p.skinny.width, p.skinny.warp_nt, p.b.layout);
   return "bsr_reference_" + std::string(dtype_name(p.in)) + "_r" + std::to_string(p.R) + "c" + std::to_string(p.C);
 }
 

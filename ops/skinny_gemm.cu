@@ -17,25 +17,26 @@ namespace bsrflow::skinny {
 
 // Defined in skinny_gemm_{f16,bf16}.cu (skinny_instantiate.cuh).
 template <class TIn>
-void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int grid, int smem, cudaStream_t stream);
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem,
+                cudaStream_t stream);
 template <class TIn>
-int resident_per_sm(bool out_f32, bool b_col_major, int width, int smem);
+int resident_per_sm(bool out_f32, bool b_col_major, int width, int warp_nt, int smem);
 
 namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-void launch_prepare(DType in, DType out, Layout b_layout, int width, int smem) {
+void launch_prepare(DType in, DType out, Layout b_layout, int width, int warp_nt, int smem) {
   const Params none{};
   const bool out_f32 = out == DType::f32, bcol = b_layout == Layout::col_major;
-  if (in == DType::f16) launch_for<__half>(none, out_f32, bcol, width, 0, smem, nullptr);
-  else launch_for<__nv_bfloat16>(none, out_f32, bcol, width, 0, smem, nullptr);
+  if (in == DType::f16) launch_for<__half>(none, out_f32, bcol, width, warp_nt, 0, smem, nullptr);
+  else launch_for<__nv_bfloat16>(none, out_f32, bcol, width, warp_nt, 0, smem, nullptr);
 }
 
-int resident(DType in, DType out, Layout b_layout, int width, int smem) {
+int resident(DType in, DType out, Layout b_layout, int width, int warp_nt, int smem) {
   const bool out_f32 = out == DType::f32, bcol = b_layout == Layout::col_major;
-  return in == DType::f16 ? resident_per_sm<__half>(out_f32, bcol, width, smem)
-                          : resident_per_sm<__nv_bfloat16>(out_f32, bcol, width, smem);
+  return in == DType::f16 ? resident_per_sm<__half>(out_f32, bcol, width, warp_nt, smem)
+                          : resident_per_sm<__nv_bfloat16>(out_f32, bcol, width, warp_nt, smem);
 }
 
 }  // namespace
@@ -54,8 +55,9 @@ std::string rejection(const GemmBsrOperand& A, DType in, const DenseDesc& B, con
   return {};
 }
 
-std::string name(DType in, int R, int C, int width, Layout b_layout) {
+std::string name(DType in, int R, int C, int width, int warp_nt, Layout b_layout) {
   std::string s = "bsr_skinny_" + std::string(dtype_name(in)) + "_r" + str(R) + "c" + str(C) + "_w" + str(width);
+  if (warp_nt * 8 < width) s += "_h" + str(warp_nt * 8);  // warps own column parts this wide
   if (b_layout == Layout::col_major) s += "_bcol";
   return s;
 }
@@ -64,22 +66,24 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
                std::size_t smem_optin, cudaStream_t stream) {
   Plan plan;
   plan.width = tile_width(n);
-  plan.smem = smem_bytes(A.R, A.C, plan.width);
-  BSRFLOW_REQUIRE(static_cast<std::size_t>(plan.smem) <= smem_optin, Errc::unsupported,
-                  name(in, A.R, A.C, plan.width, b_layout) + " needs " + str(plan.smem) +
-                      " bytes of shared memory per CTA; the GPU allows " + str(static_cast<std::int64_t>(smem_optin)));
-  launch_prepare(in, out, b_layout, plan.width, plan.smem);
-
   const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
+  const int block_bytes = A.R * A.C * static_cast<int>(dtype_size(in));
+  plan.warp_nt = warp_n_tiles(A.R, A.C, plan.width, rows_stay_whole(A.nnzb, block_rows, std::max(sms, 1), block_bytes));
+  plan.smem = smem_bytes(A.R, A.C, plan.width, plan.warp_nt);
+  BSRFLOW_REQUIRE(static_cast<std::size_t>(plan.smem) <= smem_optin, Errc::unsupported,
+                  name(in, A.R, A.C, plan.width, plan.warp_nt, b_layout) + " needs " + str(plan.smem) +
+                      " bytes of shared memory per CTA; the GPU allows " + str(static_cast<std::int64_t>(smem_optin)));
+  launch_prepare(in, out, b_layout, plan.width, plan.warp_nt, plan.smem);
+
   if (block_rows == 0 || n == 0) return plan;  // nothing to compute
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   int limit = 0;  // 0: whole rows
   sm90::LastWave last;
   if (split) {
     const int longest = sm90::longest_row(row_ptr, block_rows, stream);
-    const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.smem), 1, kMaxPlannedCtasPerSm);
+    const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.warp_nt, plan.smem), 1, kMaxPlannedCtasPerSm);
     const int wave = per_sm * std::max(sms, 1);  // CTAs resident at once
-    limit = piece_limit(A.nnzb, block_rows, longest, wave, std::max(sms, 1), A.R * A.C * static_cast<int>(dtype_size(in)));
+    limit = piece_limit(A.nnzb, block_rows, longest, wave, std::max(sms, 1), block_bytes);
     // Where the limit cuts no row, a partial last wave of whole rows gets its rows cut instead.
     if (sm90::pieces_for(longest, limit) == 1) last = last_wave(block_rows, wave);
   }
@@ -138,8 +142,8 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   p.c_col_major = C.layout == Layout::col_major ? 1 : 0;
   p.alpha = alpha;
   p.beta = beta;
-  launch_for<TIn>(p, std::is_same_v<TOut, float>, B.layout == Layout::col_major, plan.width, plan.pieces.num_pieces,
-                  plan.smem, stream);
+  launch_for<TIn>(p, std::is_same_v<TOut, float>, B.layout == Layout::col_major, plan.width, plan.warp_nt,
+                  plan.pieces.num_pieces, plan.smem, stream);
 }
 
 #define BSRFLOW_SKINNY_RUN(TIn, TOut)                                                                              \

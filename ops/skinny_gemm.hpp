@@ -21,8 +21,9 @@ namespace bsrflow::skinny {
 std::string rejection(const GemmBsrOperand& A, DType in, const DenseDesc& B, const DenseDesc& C,
                       const DeviceInfo& device);
 
-// Printable configuration, e.g. "bsr_skinny_f16_r32c32_w16" or "bsr_skinny_bf16_r64c64_w64_bcol".
-std::string name(DType in, int R, int C, int width, Layout b_layout);
+// Printable configuration, e.g. "bsr_skinny_f16_r32c32_w16", "bsr_skinny_bf16_r64c64_w64_bcol" or
+// "bsr_skinny_f16_r32c32_w64_h32" (warps own 32-column halves of the tile: warp_n_tiles).
+std::string name(DType in, int R, int C, int width, int warp_nt, Layout b_layout);
 
 struct Plan {
   sm90::PieceList pieces;          // one CTA each, longest first
@@ -30,6 +31,7 @@ struct Plan {
   DeviceBuffer<int> counters;       // per split row: pieces finished in this run (reset to 0 by the last)
   DeviceBuffer<float> partials;     // [slot][R][width]
   int width = 16;
+  int warp_nt = 2;  // n8 tiles of output per consumer warp (warp_n_tiles)
   int smem = 0;
 };
 

@@ -1,5 +1,6 @@
 // Defines skinny::launch_for<TIn> and resident_per_sm<TIn> over the kernel's instantiations (output f32 or TIn, B row- or
-// column-major, tile width 16 / 32 / 64); included only by the skinny_gemm_<dtype>.cu units.
+// column-major, tile width 16 / 32 / 64, and at width 64 warps owning the whole width or half of it:
+// warp_n_tiles); included only by the skinny_gemm_<dtype>.cu units.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,26 +13,33 @@ namespace bsrflow::skinny {
 namespace detail {
 
 template <class TIn, class TOut, bool BColMajor>
-const void* kernel_for_width(int width) {
-  switch (width) {
-    case 16: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 2>);
-    case 32: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 4>);
-    case 64: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 8>);
-    default: BSRFLOW_FAIL(Errc::unsupported, "skinny GEMM: no kernel for tile width " + std::to_string(width));
+const void* kernel_for_width(int width, int warp_nt) {
+  const int code = width * 16 + warp_nt;
+  switch (code) {
+    case 16 * 16 + 2: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 2, 2>);
+    case 32 * 16 + 4: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 4, 4>);
+    case 64 * 16 + 4: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 8, 4>);
+    case 64 * 16 + 8: return reinterpret_cast<const void*>(&skinny_gemm_kernel<TIn, TOut, BColMajor, 8, 8>);
+    default:
+      BSRFLOW_FAIL(Errc::unsupported, "skinny GEMM: no kernel for tile width " + std::to_string(width) + " with " +
+                                          std::to_string(warp_nt) + " n8 tiles per warp");
   }
 }
 
 template <class TIn>
-const void* kernel_for(bool out_f32, bool b_col_major, int width) {
-  if (out_f32) return b_col_major ? kernel_for_width<TIn, float, true>(width) : kernel_for_width<TIn, float, false>(width);
-  return b_col_major ? kernel_for_width<TIn, TIn, true>(width) : kernel_for_width<TIn, TIn, false>(width);
+const void* kernel_for(bool out_f32, bool b_col_major, int width, int warp_nt) {
+  if (out_f32)
+    return b_col_major ? kernel_for_width<TIn, float, true>(width, warp_nt)
+                       : kernel_for_width<TIn, float, false>(width, warp_nt);
+  return b_col_major ? kernel_for_width<TIn, TIn, true>(width, warp_nt) : kernel_for_width<TIn, TIn, false>(width, warp_nt);
 }
 
 }  // namespace detail
 
 template <class TIn>
-void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int grid, int smem, cudaStream_t stream) {
-  const void* fn = detail::kernel_for<TIn>(out_f32, b_col_major, width);
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem,
+                cudaStream_t stream) {
+  const void* fn = detail::kernel_for<TIn>(out_f32, b_col_major, width, warp_nt);
   if (grid == 0) {
     const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction) {
@@ -53,10 +61,10 @@ void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int 
 }
 
 template <class TIn>
-int resident_per_sm(bool out_f32, bool b_col_major, int width, int smem) {
+int resident_per_sm(bool out_f32, bool b_col_major, int width, int warp_nt, int smem) {
   int blocks = 0;
   BSRFLOW_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, detail::kernel_for<TIn>(out_f32, b_col_major, width), kThreads, static_cast<std::size_t>(smem)));
+      &blocks, detail::kernel_for<TIn>(out_f32, b_col_major, width, warp_nt), kThreads, static_cast<std::size_t>(smem)));
   return blocks;
 }
 

@@ -13,7 +13,8 @@
 //   version issued 16-byte cp.async copies from every thread: the address arithmetic made it
 //   instruction-bound, docs/perf_log.md entries 15 and 17.)
 // - Math: mma.sync m16n8k16 (f16/bf16 in, f32 accumulate). A warp owns one 16-row strip of the
-//   block row times the whole width; the kWarps / (R / 16) warps of a strip split its k16 steps
+//   block row times WNT n8 tiles (the whole width, or one 32-column half of a 64-wide tile:
+//   skinny::warp_n_tiles); the warps that own the same strip and columns split its k16 steps
 //   round-robin and add their accumulators through shared memory in warp order afterwards
 //   (deterministic). Eight warps: the kernel is latency-bound, not math-bound, so it wants threads.
 // - Output: a whole row writes C directly; pieces of a split row write raw f32 partial tiles,
@@ -60,13 +61,15 @@ __device__ __forceinline__ void load_b_slice(const Params& p, unsigned char* dst
   }
 }
 
-template <class TIn, class TOut, bool BColMajor, int NT>
-__global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_kernel(const __grid_constant__ Params p) {
+template <class TIn, class TOut, bool BColMajor, int NT, int WNT>
+__global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_kernel(const __grid_constant__ Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // TMA: never launched there (skinny::rejection)
 #else
   constexpr int W = NT * 8;  // tile width
   static_assert(NT == 2 || NT == 4 || NT == 8, "tile widths 16, 32, 64");
+  static_assert(WNT == NT || WNT * 2 == NT, "a warp owns the whole width or half of it");
+  constexpr int kColParts = NT / WNT;  // warps side by side across the width
   extern __shared__ unsigned char smem_raw[];
   __shared__ std::uint64_t full[kStages], empty[kStages];
   __shared__ int last_of_row;
@@ -165,12 +168,16 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
     return;
   }
 
-  // Consumers: one strip of 16 rows each; the warps of a strip (k-groups) split its k16 steps.
+  // Consumers: one strip of 16 rows and one column part each; the warps of a (strip, column part)
+  // (k-groups) split its k16 steps.
   static_assert(kWarps == 8, "R <= 128: at most eight strips, one per warp");
   const int strips = R >> 4;
-  const int kgroups = kWarps / strips;
+  const int tiles = strips * kColParts;  // (strip, column part) warp tiles: at most kWarps (warp_n_tiles)
+  if (tiles > kWarps) __trap();  // never launched so (warp_n_tiles keeps whole widths at R = 128)
+  const int kgroups = kWarps / tiles;
   const int strip = warp % strips;
-  const int kgroup = warp / strips;
+  const int colpart = (warp / strips) % kColParts;
+  const int kgroup = warp / tiles;
   const int log_ksteps = log2_of(C) - 4;
   const int ksteps = 1 << log_ksteps;
   // ldmatrix lane addressing: row within a 16-row (or 16-k) group, and which 8-wide half.
@@ -178,12 +185,32 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
   const int lane_half = lane >> 4;
   const int lane_n = (lane & 7) + (lane >> 4) * 8;  // column-major B: n row within a tile pair
   const int lane_khalf = (lane >> 3) & 1;
-  const int a_row = strip * 16 + lane_row;
-  const int chunks_cb = cb / 8;  // 16-byte chunks per row of an A (or column-major B) box
+  // Loop-invariant parts of the ldmatrix addresses, so that a k16 step adds only its block's,
+  // chunk's and step's offsets (perf_log entry 58: with the swizzle computed per step and a
+  // division by the run-time chunk count, a step at width 64 was ~90 SASS instructions for 8 mma,
+  // and the consumers bounded the 32 x 32 blocks at N = 64). Every box lands with the swizzle of
+  // its row width: the 16-byte chunk index is XORed with the row's key (tma_swizzle.hpp
+  // swizzle_key), and the rows a lane reads at every step share it - a step moves by whole
+  // 16-row groups, rows 1024 bytes apart (512 at 32-byte rows).
+  const int chunks_cb = cb / 8;  // 16-byte chunks per row of an A (or column-major B) box: 2, 4 or 8
+  const int log_chunks_cb = log2_of(chunks_cb);
+  const std::uint32_t box_row_bytes = static_cast<std::uint32_t>(cb * 2);
+  const std::uint32_t a_line = static_cast<std::uint32_t>(strip * 16 + lane_row) * box_row_bytes;
+  const std::uint32_t a_key = swizzle_key(a_line, box_row_bytes);
+  const std::uint32_t a_box_bytes = static_cast<std::uint32_t>(R) * box_row_bytes;  // 128-wide blocks: two boxes
+  // Row-major B: rows of W * 2 bytes; this lane reads row ks * 16 + lane_row, chunk bpair * 2 + lane_half.
+  constexpr std::uint32_t kBRowBytes = W * 2;
+  const std::uint32_t b_line = static_cast<std::uint32_t>(lane_row) * kBRowBytes;
+  const std::uint32_t b_key = swizzle_key(b_line, kBRowBytes);
+  // Column-major B: (k, n) boxes of cb-deep rows, one per n; this lane reads n row
+  // bpair * 16 + lane_n, chunk k_chunk of it.
+  const std::uint32_t bc_line = static_cast<std::uint32_t>(colpart * WNT * 8 + lane_n) * box_row_bytes;
+  const std::uint32_t bc_key = swizzle_key(bc_line, box_row_bytes);
+  const std::uint32_t bc_box_bytes = static_cast<std::uint32_t>(W) * box_row_bytes;
 
-  float acc[NT][4];
+  float acc[WNT][4];
 #pragma unroll
-  for (int j = 0; j < NT; ++j)
+  for (int j = 0; j < WNT; ++j)
 #pragma unroll
     for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
 
@@ -202,20 +229,22 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
     for (int f = (kgroup - step0) & (kgroups - 1); f < (count << log_ksteps); f += kgroups) {
       const int blk = f >> log_ksteps, ks = f & (ksteps - 1);
       const int a_chunk = ks * 2 + lane_half;  // 16-byte chunk along the block row
-      const std::uint32_t a_addr = a_stage + blk * a_bytes + (a_chunk / chunks_cb) * (R * cb * 2) +
-                                   swizzled_chunk_offset(a_row, a_chunk % chunks_cb, cb * 2);
+      const std::uint32_t a_addr = a_stage + blk * a_bytes + (a_chunk >> log_chunks_cb) * a_box_bytes + a_line +
+                                   (((a_chunk & (chunks_cb - 1)) ^ a_key) << 4);
       std::uint32_t a[4];
       sm80::ldmatrix_x4(a, a_addr);
       const std::uint32_t b_base = b_stage + blk * b_bytes;
+      const int k_chunk = ks * 2 + lane_khalf;  // column-major B: 16-byte chunk along k
+      const std::uint32_t b_step = BColMajor ? b_base + (k_chunk >> log_chunks_cb) * bc_box_bytes + bc_line
+                                             : b_base + static_cast<std::uint32_t>(ks) * (16 * kBRowBytes) + b_line;
 #pragma unroll
-      for (int pair = 0; pair < NT / 2; ++pair) {
+      for (int pair = 0; pair < WNT / 2; ++pair) {
         std::uint32_t b[4];  // b0, b1 of n-tile 2 * pair, then of 2 * pair + 1
         if constexpr (BColMajor) {
-          const int k_chunk = ks * 2 + lane_khalf;
-          sm80::ldmatrix_x4(b, b_base + (k_chunk / chunks_cb) * (W * cb * 2) +
-                                   swizzled_chunk_offset(pair * 16 + lane_n, k_chunk % chunks_cb, cb * 2));
+          sm80::ldmatrix_x4(b, b_step + pair * 16 * box_row_bytes + (((k_chunk & (chunks_cb - 1)) ^ bc_key) << 4));
         } else {
-          sm80::ldmatrix_x4_trans(b, b_base + swizzled_chunk_offset(ks * 16 + lane_row, pair * 2 + lane_half, W * 2));
+          const int chunk = (colpart * (WNT / 2) + pair) * 2 + lane_half;  // within the whole width
+          sm80::ldmatrix_x4_trans(b, b_step + ((static_cast<std::uint32_t>(chunk) ^ b_key) << 4));
         }
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair], a, b[0], b[1]);
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair + 1], a, b[2], b[3]);
@@ -230,36 +259,38 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
   // warps have finished reading it.
   sm90::named_barrier_sync(1, 32 * kWarps);
   float* red = reinterpret_cast<float*>(smem);
-  constexpr int kFrag = NT * 4 * 32;  // one warp's accumulators of one strip
+  constexpr int kFrag = WNT * 4 * 32;  // one warp's accumulators of one warp tile
+  const int wtile = warp % tiles;       // (strip, column part)
   if (kgroups > 1) {
     if (kgroup > 0) {
-      float* dst = red + ((kgroup - 1) * strips + strip) * kFrag;
+      float* dst = red + ((kgroup - 1) * tiles + wtile) * kFrag;
 #pragma unroll
-      for (int j = 0; j < NT; ++j)
+      for (int j = 0; j < WNT; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e) dst[(j * 4 + e) * 32 + lane] = acc[j][e];
     }
     sm90::named_barrier_sync(1, 32 * kWarps);
     if (kgroup == 0)
       for (int g = 1; g < kgroups; ++g) {
-        const float* src = red + ((g - 1) * strips + strip) * kFrag;
+        const float* src = red + ((g - 1) * tiles + wtile) * kFrag;
 #pragma unroll
-        for (int j = 0; j < NT; ++j)
+        for (int j = 0; j < WNT; ++j)
 #pragma unroll
           for (int e = 0; e < 4; ++e) acc[j][e] += src[(j * 4 + e) * 32 + lane];
       }
   }
   // Accumulator (j, e) of lane: local row strip * 16 + lane / 4 + 8 * (e / 2), column
-  // j * 8 + 2 * (lane % 4) + e % 2.
+  // (colpart * WNT + j) * 8 + 2 * (lane % 4) + e % 2.
   const int row0 = piece.row * R;
+  const int col0 = colpart * WNT * 8;
   if (piece.slot < 0) {
     if (kgroup != 0) return;
 #pragma unroll
-    for (int j = 0; j < NT; ++j)
+    for (int j = 0; j < WNT; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int row = row0 + strip * 16 + (lane >> 2) + (e >> 1) * 8;
-        const int col = j * 8 + (lane & 3) * 2 + (e & 1);
+        const int col = col0 + j * 8 + (lane & 3) * 2 + (e & 1);
         if (row < p.m && col < p.n) store_c<TOut>(p, row, col, acc[j][e]);
       }
     return;
@@ -268,11 +299,11 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
   float* part = p.partials + static_cast<std::int64_t>(piece.slot) * (R * W);
   if (kgroup == 0) {
 #pragma unroll
-    for (int j = 0; j < NT; ++j)
+    for (int j = 0; j < WNT; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int lr = strip * 16 + (lane >> 2) + (e >> 1) * 8;
-        part[lr * W + j * 8 + (lane & 3) * 2 + (e & 1)] = acc[j][e];
+        part[lr * W + col0 + j * 8 + (lane & 3) * 2 + (e & 1)] = acc[j][e];
       }
   }
   sm90::named_barrier_sync(1, 32 * kWarps);  // every partial write of the CTA before the ticket
@@ -307,11 +338,12 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(NT)) skinny_gemm_ker
 }
 
 // Launches (or, with grid == 0, only prepares: raises the shared-memory limit) the instantiation
-// for TIn, output f32 or TIn, B layout and tile width.
+// for TIn, output f32 or TIn, B layout, tile width and n8 tiles per warp (warp_n_tiles).
 template <class TIn>
-void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int grid, int smem, cudaStream_t stream);
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem,
+                cudaStream_t stream);
 // CTAs of that instantiation one SM holds at once with `smem` bytes of dynamic shared memory.
 template <class TIn>
-int resident_per_sm(bool out_f32, bool b_col_major, int width, int smem);
+int resident_per_sm(bool out_f32, bool b_col_major, int width, int warp_nt, int smem);
 
 }  // namespace bsrflow::skinny

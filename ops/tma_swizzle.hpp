@@ -19,13 +19,12 @@ BSRFLOW_HD inline std::uint32_t swizzled_offset(std::uint32_t offset, int row_by
   return offset ^ (((offset >> 7) & units) << 4);
 }
 
-// The same, per row and 16-byte chunk: where chunk `chunk` of row `row` lies. The skinny kernel
-// reads its tiles in this form; written as swizzled_offset(row * row_bytes + chunk * 16) it
-// compiled to other register allocation and ran 0.5-1.3% slower (perf_log entry 50).
-BSRFLOW_HD inline std::uint32_t swizzled_chunk_offset(int row, int chunk, int row_bytes) {
-  const std::uint32_t line = static_cast<std::uint32_t>(row * row_bytes);
-  const std::uint32_t key = (line >> 7) & static_cast<std::uint32_t>(row_bytes / 16 - 1);
-  return line + ((static_cast<std::uint32_t>(chunk) ^ key) << 4);
+// The same, per row: chunk c (16 bytes) of the row that starts at byte `line` lies at
+// line + ((c ^ swizzle_key(line, row_bytes)) << 4). Rows 1024 bytes apart (512 at 32-byte rows)
+// share their key, so the skinny kernel's ldmatrix addressing takes it once per lane, outside
+// its k16 steps (perf_log entry 58). row_bytes is a power of two.
+BSRFLOW_HD inline std::uint32_t swizzle_key(std::uint32_t line, std::uint32_t row_bytes) {
+  return (line >> 7) & (row_bytes / 16 - 1);
 }
 
 // The swizzle (bytes) of a TMA-stored epilogue chunk whose contiguous dimension is `inner_bytes`

@@ -19,10 +19,12 @@ constexpr int kMaxN = 64;
 // Eight consumer warps (math) and one producer warp whose first lane issues the TMA loads.
 constexpr int kWarps = 8;
 constexpr int kThreads = 32 * (kWarps + 1);
-// Registers capped for three CTAs per SM (72 per thread), as many as ~64 KiB rings fit; the
-// 64-wide tile (32 accumulators per thread) would spill there and keeps two (112).
-constexpr int min_ctas_per_sm(int n_tiles) { return n_tiles >= 8 ? 2 : 3; }
-// TMA ring depth: kStages - 1 stages are in flight while one is computed.
+// Registers capped for three CTAs per SM (72 per thread), as many as ~64 KiB rings fit; a warp
+// with a 64-wide row of tiles (32 accumulators per thread) would spill there and keeps two (112).
+constexpr int min_ctas_per_sm(int warp_n_tiles) { return warp_n_tiles >= 8 ? 2 : 3; }
+// TMA ring depth: kStages - 1 stages are in flight while one is computed. Deeper rings (6 or 8
+// stages of 32 x 32 / 64 x 64 blocks at N = 64, two CTAs per SM) ran no faster (perf_log entries
+// 17 and 58): the stream is not short of bytes in flight.
 constexpr int kStages = 4;
 // Small blocks share a stage so that each stage moves about this many bytes (A + B slice).
 constexpr int kStageTargetBytes = 16384;
@@ -95,13 +97,35 @@ constexpr int stage_bytes(int R, int C, int width) {
   return stage_a_bytes(R, C, width) + round_up_1024(blocks_per_stage(R, C, width) * 2 * C * width);
 }
 
-// Dynamic shared memory: the ring (or the cross-warp reduction when that is larger, which reuses
-// it), plus 1024 bytes to align it (dynamic shared memory is only 16-byte aligned).
-constexpr int smem_bytes(int R, int C, int width) {
+// Dynamic shared memory for `warp_nt` n8 tiles per warp (warp_n_tiles): the ring (or the cross-warp
+// reduction when that is larger, which reuses it), plus 1024 bytes to align it (dynamic shared
+// memory is only 16-byte aligned).
+constexpr int smem_bytes(int R, int C, int width, int warp_nt) {
   const int strips = R / 16;
-  const int kgroups = kWarps / strips;
+  const int kgroups = kWarps / (strips * (width / 8 / warp_nt));
   const int reduce = (kgroups - 1) * strips * (width / 8) * 4 * 32 * 4;
   return std::max(kStages * stage_bytes(R, C, width), reduce) + 1024;
+}
+
+// Whether the plan keeps the average row whole: every SM has a row and it holds at most
+// kWholeRowMaxBytes of A (nnzb blocks of `block_bytes` bytes over block_rows rows).
+inline bool rows_stay_whole(std::int64_t nnzb, int block_rows, int sms, int block_bytes) {
+  const int rows = std::max(block_rows, 1);
+  const double average = static_cast<double>(nnzb) / rows;
+  return rows >= sms && average * block_bytes <= static_cast<double>(kWholeRowMaxBytes);
+}
+
+// n8 tiles of output one consumer warp owns: the whole width, except for 64-wide tiles of blocks
+// up to 32 x 32 whose rows stay whole. There two warps own the two 32-column halves of a strip (16
+// accumulators a thread instead of 32), so that three CTAs fit per SM instead of two and one wave
+// holds 1.5x the rows: 11008 x 64 x 4096, 32 x 32 (344 rows: one wave instead of 1.9) +17% / +32%
+// at 50% / 25% density, 16 x 16 (256 rows) +2.4% (H200, perf_log entry 58). A warp's k16 step then
+// loads its A fragment for 4 mma instead of 8, which cost 64-row and 64-wide blocks 6-14%, and
+// split rows of 32 x 32 blocks (128 rows: 3 pieces a row instead of 2) up to 4%.
+constexpr int kHalfWidthMaxBlockDim = 32;
+constexpr int warp_n_tiles(int R, int C, int width, bool whole_rows) {
+  const bool halves = width == 64 && whole_rows && R <= kHalfWidthMaxBlockDim && C <= kHalfWidthMaxBlockDim;
+  return halves ? 4 : width / 8;
 }
 
 // Longest piece (in stored blocks) for nnzb blocks of `block_bytes` bytes over block_rows rows
@@ -110,7 +134,7 @@ constexpr int smem_bytes(int R, int C, int width) {
 inline int piece_limit(std::int64_t nnzb, int block_rows, int longest, int resident, int sms, int block_bytes) {
   const int rows = std::max(block_rows, 1);
   const double average = static_cast<double>(nnzb) / rows;
-  const bool whole = rows >= sms && average * block_bytes <= static_cast<double>(kWholeRowMaxBytes);
+  const bool whole = rows_stay_whole(nnzb, block_rows, sms, block_bytes);
   const int per_row = whole ? 1 : std::max(1, resident / rows);
   const auto even = static_cast<std::int64_t>(std::ceil(kRowSlack * average / per_row));
   const int capped = (longest + kMaxPiecesPerRow - 1) / kMaxPiecesPerRow;

@@ -5,8 +5,9 @@
 //   on integer-valued data, bit for bit against the reference kernel over C's whole storage
 //   (guard tail and padding untouched; C poisoned when beta == 0; B's padding NaN).
 // - Hostile patterns, rows split across CTAs (the last CTA of a row sums the partial tiles),
-//   K == 0, M == 0, N == 0; the automatic choice; random data against fp64; run-to-run and
-//   graph-replay bitwise identity (the split counters reset themselves); run-time errors.
+//   K == 0, M == 0, N == 0; the automatic choice; 64-wide tiles with half-width warps (rows on
+//   every SM); random data against fp64; run-to-run and graph-replay bitwise identity (the split
+//   counters reset themselves); run-time errors.
 #include <catch2/catch.hpp>
 
 #include <cuda_bf16.h>
@@ -261,6 +262,56 @@ TEST_CASE("skinny GEMM: run is capturable and replays identically", "[ops][skinn
 
   for (const std::vector<float>& replayed : replay_in_graph(plan, d, p, 2.0f, 1.0f, 3, stream))
     CHECK(bsrflow::test::bitwise_equal(eager, replayed));
+}
+
+namespace {
+
+// The configuration the skinny plan picks for c (input dtype f16).
+std::string skinny_plan_name(const Case& c) {
+  Stream stream;
+  const Problem<__half, __half> p = integer_problem<__half, __half>(c);
+  DeviceProblem<__half, __half> d(p, true, stream);
+  return plan_gemm(std::as_const(d.A).view(), describe(cview_of(d.B, p.B)), describe(view_of(d.C, p.C)),
+                   skinny_options(), stream)
+      .name();
+}
+
+}  // namespace
+
+TEST_CASE("skinny GEMM: 64-wide tiles with half-width warps are exact", "[ops][skinny][gpu][skinnysmall]") {
+  // Where every SM has a whole row of blocks up to 32 x 32, two warps own the two 32-column halves
+  // of a strip (skinny::warp_n_tiles, three CTAs per SM): whole rows, partial widths, both layouts,
+  // and rows past one wave, whose last wave is cut into split pieces.
+  SKINNY_REQUIRE_GPU();
+  const int sms = device_info().sm_count;
+  for (const auto& [R, C] : {std::pair{16, 16}, std::pair{16, 32}, std::pair{32, 16}, std::pair{32, 32}}) {
+    CAPTURE(R, C);
+    Case c;
+    c.R = R;
+    c.C = C;
+    c.M = R * (sms + 7) + R / 2;  // sms + 8 block rows, the last partial
+    c.K = 4 * C + C / 2;
+    c.N = 64;
+    c.seed = static_cast<std::uint32_t>(R * 100 + C);
+    CHECK(skinny_plan_name(c).find("_w64_h32") != std::string::npos);
+    check_exact<__half, __half>(c, skinny_options(), GemmKernel::skinny);
+    c.N = 40;
+    c.b_layout = Layout::col_major;
+    c.c_layout = Layout::col_major;
+    c.padded = true;
+    c.beta = -3.0f;
+    check_exact<__nv_bfloat16, float>(c, skinny_options(), GemmKernel::skinny);
+  }
+  Case c;
+  c.R = c.C = 32;
+  c.M = 32 * (3 * sms + 20);  // 20 rows past three CTAs per SM: cut into pieces of 8 blocks
+  c.K = 32 * 24;
+  c.N = 64;
+  c.pattern = Pattern::full;
+  CHECK(skinny_plan_name(c) == "bsr_skinny_f16_r32c32_w64_h32");
+  check_exact<__half, float>(c, skinny_options(), GemmKernel::skinny);
+  c.beta = 1.0f;
+  check_exact<__half, __half>(c, skinny_options(), GemmKernel::skinny);
 }
 
 TEST_CASE("skinny GEMM: small problems for the sanitizers", "[ops][skinny][gpu][skinnysmall]") {

@@ -60,8 +60,8 @@ TEST_CASE("skinny plan: where the kernel applies and why not", "[ops][skinny]") 
 }
 
 TEST_CASE("skinny plan: names, widths, stages, shared memory", "[ops][skinny]") {
-  CHECK(skinny::name(DType::f16, 32, 32, 16, Layout::row_major) == "bsr_skinny_f16_r32c32_w16");
-  CHECK(skinny::name(DType::bf16, 64, 128, 64, Layout::col_major) == "bsr_skinny_bf16_r64c128_w64_bcol");
+  CHECK(skinny::name(DType::f16, 32, 32, 16, 2, Layout::row_major) == "bsr_skinny_f16_r32c32_w16");
+  CHECK(skinny::name(DType::bf16, 64, 128, 64, 8, Layout::col_major) == "bsr_skinny_bf16_r64c128_w64_bcol");
   CHECK(skinny::tile_width(8) == 16);
   CHECK(skinny::tile_width(16) == 16);
   CHECK(skinny::tile_width(24) == 32);
@@ -84,12 +84,50 @@ TEST_CASE("skinny plan: names, widths, stages, shared memory", "[ops][skinny]") 
         CHECK(stage % 1024 == 0);
         CHECK(a_bytes >= bps * 2 * R * C);
         CHECK(stage - a_bytes >= bps * 2 * C * w);
-        const int smem = skinny::smem_bytes(R, C, w);
-        CHECK(smem >= skinny::kStages * stage + 1024);  // + the alignment slack
-        CHECK(static_cast<std::size_t>(smem) <= h100.smem_per_block_optin);
+        for (const bool whole_rows : {false, true}) {
+          const int smem = skinny::smem_bytes(R, C, w, skinny::warp_n_tiles(R, C, w, whole_rows));
+          CHECK(smem >= skinny::kStages * stage + 1024);  // + the alignment slack
+          CHECK(static_cast<std::size_t>(smem) <= h100.smem_per_block_optin);
+        }
       }
-  // The cross-warp reduction of R = 16 (eight k-groups): 7 x 8 x 128 floats.
-  CHECK(skinny::smem_bytes(16, 16, 64) >= 7 * 8 * 128 * 4);
+  // The cross-warp reduction of R = 16 at width 32 (eight k-groups): 7 x 4 x 128 floats; at width 64
+  // two column halves of four k-groups each: 3 x 2 x 4 x 128 floats.
+  CHECK(skinny::smem_bytes(16, 16, 32, 4) >= 7 * 4 * 128 * 4);
+  CHECK(skinny::smem_bytes(16, 16, 64, 8) >= 7 * 8 * 128 * 4);
+  CHECK(skinny::smem_bytes(16, 16, 64, 4) >= 3 * 2 * 4 * 128 * 4);
+}
+
+TEST_CASE("skinny plan: which warps own which columns, and how many CTAs fit", "[ops][skinny]") {
+  // Whole widths, except 64-wide tiles of blocks up to 32 x 32 whose rows stay whole: two
+  // 32-column halves there (16 accumulators a warp, three CTAs per SM; perf_log entry 58).
+  for (int R : {16, 32, 64, 128})
+    for (int C : {16, 32, 64, 128}) {
+      CAPTURE(R, C);
+      const bool small = R <= 32 && C <= 32;
+      CHECK(skinny::warp_n_tiles(R, C, 16, true) == 2);
+      CHECK(skinny::warp_n_tiles(R, C, 32, true) == 4);
+      CHECK(skinny::warp_n_tiles(R, C, 64, true) == (small ? 4 : 8));
+      CHECK(skinny::warp_n_tiles(R, C, 64, false) == 8);
+      // Every (strip, column part) has at least one warp of the eight.
+      CHECK((R / 16) * (64 / 8 / skinny::warp_n_tiles(R, C, 64, true)) <= skinny::kWarps);
+    }
+  CHECK(skinny::min_ctas_per_sm(4) == 3);
+  CHECK(skinny::min_ctas_per_sm(8) == 2);
+  // Three halves CTAs' shared memory fits the H100 / H200's 227 KiB.
+  for (int R : {16, 32})
+    for (int C : {16, 32}) {
+      CAPTURE(R, C);
+      CHECK(3 * (skinny::smem_bytes(R, C, 64, 4) + 1024) <= 228 * 1024);
+    }
+  // Rows stay whole when every SM has one and the average holds at most 128 KiB of A: the suite's
+  // 11008 x 64 x 4096, 32 x 32 (344 rows, 64 / 128 KiB at 25% / 50%) and 4096-row 16 x 16 (256 rows,
+  // 86 KiB); not 4096 x 64 x 11008, 32 x 32 (128 rows: fewer than the SMs) nor 64 KiB blocks' rows of 256 KiB.
+  CHECK(skinny::rows_stay_whole(344 * 32, 344, 132, 2048));
+  CHECK(skinny::rows_stay_whole(344 * 64, 344, 132, 2048));
+  CHECK(skinny::rows_stay_whole(256 * 172, 256, 132, 512));
+  CHECK_FALSE(skinny::rows_stay_whole(128 * 86, 128, 132, 2048));
+  CHECK_FALSE(skinny::rows_stay_whole(172 * 8, 172, 132, 32768));
+  CHECK(skinny::name(DType::f16, 32, 32, 64, 4, Layout::row_major) == "bsr_skinny_f16_r32c32_w64_h32");
 }
 
 TEST_CASE("skinny plan: which plans issue their loads one lane per block", "[ops][skinny]") {
