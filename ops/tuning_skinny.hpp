@@ -116,15 +116,18 @@ inline bool rows_stay_whole(std::int64_t nnzb, int block_rows, int sms, int bloc
 }
 
 // n8 tiles of output one consumer warp owns: the whole width, except for 64-wide tiles of blocks
-// up to 32 x 32 whose rows stay whole. There two warps own the two 32-column halves of a strip (16
-// accumulators a thread instead of 32), so that three CTAs fit per SM instead of two and one wave
-// holds 1.5x the rows: 11008 x 64 x 4096, 32 x 32 (344 rows: one wave instead of 1.9) +17% / +32%
-// at 50% / 25% density, 16 x 16 (256 rows) +2.4% (H200, perf_log entry 58). A warp's k16 step then
-// loads its A fragment for 4 mma instead of 8, which cost 64-row and 64-wide blocks 6-14%, and
-// split rows of 32 x 32 blocks (128 rows: 3 pieces a row instead of 2) up to 4%.
-constexpr int kHalfWidthMaxBlockDim = 32;
+// of at most 32 rows and 64 columns whose rows stay whole. There two warps own the two 32-column
+// halves of a strip (16 accumulators a thread instead of 32), so that three CTAs fit per SM instead
+// of two (their rings do, up to 64 columns) and one wave holds 1.5x the rows. H200, 11008 x 64 x
+// 4096 at 25% (whole rows; perf_log entry 58): 16 x 16 / 16 x 32 / 16 x 64 / 32 x 16 / 32 x 32 /
+// 32 x 64 +52% / +51% / +45% / +33% / +32% / +30% (at 50%: 32 x 32 +17-24%, 32 x 64 +13%). A warp's
+// k16 step then loads its A fragment for 4 mma instead of 8: 64-row blocks lost 3-8% on whole rows
+// and 6-15% on split ones, and split rows of 32 x 32 blocks (4096 x 64 x 11008: 3 pieces a row
+// instead of 2) up to 4%.
+constexpr int kHalfWidthMaxRows = 32;
+constexpr int kHalfWidthMaxCols = 64;
 constexpr int warp_n_tiles(int R, int C, int width, bool whole_rows) {
-  const bool halves = width == 64 && whole_rows && R <= kHalfWidthMaxBlockDim && C <= kHalfWidthMaxBlockDim;
+  const bool halves = width == 64 && whole_rows && R <= kHalfWidthMaxRows && C <= kHalfWidthMaxCols;
   return halves ? 4 : width / 8;
 }
 

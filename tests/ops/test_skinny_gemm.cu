@@ -279,12 +279,13 @@ std::string skinny_plan_name(const Case& c) {
 }  // namespace
 
 TEST_CASE("skinny GEMM: 64-wide tiles with half-width warps are exact", "[ops][skinny][gpu][skinnysmall]") {
-  // Where every SM has a whole row of blocks up to 32 x 32, two warps own the two 32-column halves
+  // Where every SM has a whole row of blocks of up to 32 x 64, two warps own the two 32-column halves
   // of a strip (skinny::warp_n_tiles, three CTAs per SM): whole rows, partial widths, both layouts,
   // and rows past one wave, whose last wave is cut into split pieces.
   SKINNY_REQUIRE_GPU();
   const int sms = device_info().sm_count;
-  for (const auto& [R, C] : {std::pair{16, 16}, std::pair{16, 32}, std::pair{32, 16}, std::pair{32, 32}}) {
+  for (const auto& [R, C] :
+       {std::pair{16, 16}, std::pair{16, 32}, std::pair{32, 16}, std::pair{32, 32}, std::pair{16, 64}, std::pair{32, 64}}) {
     CAPTURE(R, C);
     Case c;
     c.R = R;

@@ -98,12 +98,12 @@ TEST_CASE("skinny plan: names, widths, stages, shared memory", "[ops][skinny]") 
 }
 
 TEST_CASE("skinny plan: which warps own which columns, and how many CTAs fit", "[ops][skinny]") {
-  // Whole widths, except 64-wide tiles of blocks up to 32 x 32 whose rows stay whole: two
-  // 32-column halves there (16 accumulators a warp, three CTAs per SM; perf_log entry 58).
+  // Whole widths, except 64-wide tiles of blocks of at most 32 rows and 64 columns whose rows stay
+  // whole: two 32-column halves there (16 accumulators a warp, three CTAs per SM; perf_log entry 58).
   for (int R : {16, 32, 64, 128})
     for (int C : {16, 32, 64, 128}) {
       CAPTURE(R, C);
-      const bool small = R <= 32 && C <= 32;
+      const bool small = R <= 32 && C <= 64;
       CHECK(skinny::warp_n_tiles(R, C, 16, true) == 2);
       CHECK(skinny::warp_n_tiles(R, C, 32, true) == 4);
       CHECK(skinny::warp_n_tiles(R, C, 64, true) == (small ? 4 : 8));
@@ -115,7 +115,7 @@ TEST_CASE("skinny plan: which warps own which columns, and how many CTAs fit", "
   CHECK(skinny::min_ctas_per_sm(8) == 2);
   // Three halves CTAs' shared memory fits the H100 / H200's 227 KiB.
   for (int R : {16, 32})
-    for (int C : {16, 32}) {
+    for (int C : {16, 32, 64}) {
       CAPTURE(R, C);
       CHECK(3 * (skinny::smem_bytes(R, C, 64, 4) + 1024) <= 228 * 1024);
     }
