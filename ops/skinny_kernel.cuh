@@ -39,6 +39,15 @@ namespace bsrflow::skinny {
 
 __device__ __forceinline__ int log2_of(int power_of_two) { return 31 - __clz(power_of_two); }
 
+// v, held in a register from here on: ptxas cannot recompute an asm's output, so a loop-invariant
+// address part pinned before the main loop is not rematerialised inside it (perf_log entry 58:
+// ptxas sank the consumer's per-lane address parts into the k-step loop's preheader, ~37
+// instructions again at every stage).
+__device__ __forceinline__ std::uint32_t pinned(std::uint32_t v) {
+  asm volatile("" : "+r"(v));
+  return v;
+}
+
 template <class TOut>
 __device__ __forceinline__ void store_c(const Params& p, int row, int col, float acc) {
   TOut* c = static_cast<TOut*>(p.c);
@@ -182,7 +191,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
   const int ksteps = 1 << log_ksteps;
   // ldmatrix lane addressing: row within a 16-row (or 16-k) group, and which 8-wide half.
   const int lane_row = (lane & 7) + ((lane >> 3) & 1) * 8;
-  const int lane_half = lane >> 4;
+  const int lane_half = static_cast<int>(pinned(static_cast<std::uint32_t>(lane >> 4)));
   const int lane_n = (lane & 7) + (lane >> 4) * 8;  // column-major B: n row within a tile pair
   const int lane_khalf = (lane >> 3) & 1;
   // Loop-invariant parts of the ldmatrix addresses, so that a k16 step adds only its block's,
@@ -195,18 +204,31 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
   const int chunks_cb = cb / 8;  // 16-byte chunks per row of an A (or column-major B) box: 2, 4 or 8
   const int log_chunks_cb = log2_of(chunks_cb);
   const std::uint32_t box_row_bytes = static_cast<std::uint32_t>(cb * 2);
-  const std::uint32_t a_line = static_cast<std::uint32_t>(strip * 16 + lane_row) * box_row_bytes;
-  const std::uint32_t a_key = swizzle_key(a_line, box_row_bytes);
+  const std::uint32_t a_line0 = static_cast<std::uint32_t>(strip * 16 + lane_row) * box_row_bytes;
+  const std::uint32_t a_line = pinned(a_line0);
+  const std::uint32_t a_key = pinned(swizzle_key(a_line0, box_row_bytes));
   const std::uint32_t a_box_bytes = static_cast<std::uint32_t>(R) * box_row_bytes;  // 128-wide blocks: two boxes
-  // Row-major B: rows of W * 2 bytes; this lane reads row ks * 16 + lane_row, chunk bpair * 2 + lane_half.
+  // Row-major B: rows of W * 2 bytes; this lane reads row ks * 16 + lane_row, chunk bpair * 2 +
+  // lane_half: its offset within a step's 16 rows, per n-tile pair.
   constexpr std::uint32_t kBRowBytes = W * 2;
-  const std::uint32_t b_line = static_cast<std::uint32_t>(lane_row) * kBRowBytes;
-  const std::uint32_t b_key = swizzle_key(b_line, kBRowBytes);
+  std::uint32_t b_lane[WNT / 2];
+  {
+    const std::uint32_t b_line = static_cast<std::uint32_t>(lane_row) * kBRowBytes;
+    const std::uint32_t b_key = swizzle_key(b_line, kBRowBytes);
+#pragma unroll
+    for (int pair = 0; pair < WNT / 2; ++pair) {
+      const std::uint32_t chunk = static_cast<std::uint32_t>((colpart * (WNT / 2) + pair) * 2 + lane_half);
+      b_lane[pair] = BColMajor ? 0u : pinned(b_line + ((chunk ^ b_key) << 4));
+    }
+  }
   // Column-major B: (k, n) boxes of cb-deep rows, one per n; this lane reads n row
   // bpair * 16 + lane_n, chunk k_chunk of it.
-  const std::uint32_t bc_line = static_cast<std::uint32_t>(colpart * WNT * 8 + lane_n) * box_row_bytes;
-  const std::uint32_t bc_key = swizzle_key(bc_line, box_row_bytes);
+  const std::uint32_t bc_line0 = static_cast<std::uint32_t>(colpart * WNT * 8 + lane_n) * box_row_bytes;
+  const std::uint32_t bc_line = BColMajor ? pinned(bc_line0) : 0u;
+  const std::uint32_t bc_key = BColMajor ? pinned(swizzle_key(bc_line0, box_row_bytes)) : 0u;
   const std::uint32_t bc_box_bytes = static_cast<std::uint32_t>(W) * box_row_bytes;
+  // The ring's base and the block sizes too (ptxas recomputed the 1024-byte alignment per stage).
+  const std::uint32_t ring_base = pinned(ring), block_a_bytes = pinned(a_bytes), block_b_bytes = pinned(b_bytes);
 
   float acc[WNT][4];
 #pragma unroll
@@ -219,7 +241,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     const int slot = s % kStages;
     const int first = piece.kb_begin + s * bps;
     const int count = min(bps, piece.kb_end - first);
-    const std::uint32_t a_stage = ring + static_cast<std::uint32_t>(slot * p.stage_bytes);
+    const std::uint32_t a_stage = ring_base + static_cast<std::uint32_t>(slot * p.stage_bytes);
     const std::uint32_t b_stage = a_stage + static_cast<std::uint32_t>(p.stage_a_bytes);
     sm90::mbar_wait(&full[slot], (s / kStages) & 1);
     // This warp's k16 steps of the stage: those whose index along the piece is kgroup modulo
@@ -229,22 +251,21 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     for (int f = (kgroup - step0) & (kgroups - 1); f < (count << log_ksteps); f += kgroups) {
       const int blk = f >> log_ksteps, ks = f & (ksteps - 1);
       const int a_chunk = ks * 2 + lane_half;  // 16-byte chunk along the block row
-      const std::uint32_t a_addr = a_stage + blk * a_bytes + (a_chunk >> log_chunks_cb) * a_box_bytes + a_line +
+      const std::uint32_t a_addr = a_stage + blk * block_a_bytes + (a_chunk >> log_chunks_cb) * a_box_bytes + a_line +
                                    (((a_chunk & (chunks_cb - 1)) ^ a_key) << 4);
       std::uint32_t a[4];
       sm80::ldmatrix_x4(a, a_addr);
-      const std::uint32_t b_base = b_stage + blk * b_bytes;
+      const std::uint32_t b_base = b_stage + blk * block_b_bytes;
       const int k_chunk = ks * 2 + lane_khalf;  // column-major B: 16-byte chunk along k
       const std::uint32_t b_step = BColMajor ? b_base + (k_chunk >> log_chunks_cb) * bc_box_bytes + bc_line
-                                             : b_base + static_cast<std::uint32_t>(ks) * (16 * kBRowBytes) + b_line;
+                                             : b_base + static_cast<std::uint32_t>(ks) * (16 * kBRowBytes);
 #pragma unroll
       for (int pair = 0; pair < WNT / 2; ++pair) {
         std::uint32_t b[4];  // b0, b1 of n-tile 2 * pair, then of 2 * pair + 1
         if constexpr (BColMajor) {
           sm80::ldmatrix_x4(b, b_step + pair * 16 * box_row_bytes + (((k_chunk & (chunks_cb - 1)) ^ bc_key) << 4));
         } else {
-          const int chunk = (colpart * (WNT / 2) + pair) * 2 + lane_half;  // within the whole width
-          sm80::ldmatrix_x4_trans(b, b_step + ((static_cast<std::uint32_t>(chunk) ^ b_key) << 4));
+          sm80::ldmatrix_x4_trans(b, b_step + b_lane[pair]);
         }
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair], a, b[0], b[1]);
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair + 1], a, b[2], b[3]);
