@@ -17,9 +17,9 @@
 #   ab_variant p75 bsr_bench_exp BSRFLOW_EXP_FINAL_PERCENT=75   # $AB_BIN_DIR/p75 runs the binary so
 #   ab_device > device.txt                                      # nvidia-smi's unit, clocks, power
 #
-# The same call's GPU tests and sanitizers need no loop of their own either:
-#   BSRFLOW_GPU_BENCH=0 BSRFLOW_GPU_TAR=0 BSRFLOW_GPU_SANITIZE_TAGS="[sm90small]" OUT=$PWD/checks \
-#     bash tests/gpu_machine.sh run "[sm90][gpu]"
+# The same call's GPU tests and sanitizers, from the repository root, before any cd (session 36's
+# call scripts wrote this out five times):
+#   ab_gpu_checks $W "[skinny]" "[skinnysmall]"   # log in $W/checks.log, results in $W/checks/
 #
 # Each run writes b_<tag>_<binary>_r<round>.json (and .err) in the current directory and a line
 # "rc=<code> <tag> <binary> round <r> (<s>s)" to runs.txt. Settings: AB_COMMON, options every case
@@ -47,6 +47,16 @@ ab_variant() {  # name binary [VAR=value ...]: $AB_BIN_DIR/name runs $AB_BIN_DIR
 ab_device() {  # the GPU this call got (figures compare only within one unit)
   nvidia-smi -L
   nvidia-smi --query-gpu=uuid,name,clocks.max.sm,power.limit --format=csv
+}
+
+ab_gpu_checks() {  # out_dir test_tags sanitize_tags: GPU tests, then memcheck / racecheck / synccheck
+  local out=$1 tags=$2 sanitize=$3 rc
+  BSRFLOW_GPU_BIN=${BSRFLOW_GPU_BIN:-/tmp/carry} BSRFLOW_GPU_BENCH=0 BSRFLOW_GPU_TAR=0 \
+    BSRFLOW_GPU_SANITIZE_TAGS="$sanitize" OUT="$out/checks" timeout "${AB_CHECKS_TIMEOUT_S:-240}" \
+    bash tests/gpu_machine.sh run "$tags" > "$out/checks.log" 2>&1
+  rc=$?
+  echo "checks rc=$rc (${SECONDS}s)"
+  grep -A6 "== summary" "$out/checks.log"
 }
 
 ab_case() {  # tag [bsr_bench options]
