@@ -1,6 +1,5 @@
-// Cold-L2 timing: a scratch buffer of twice the L2 size, written before a timed run so that the
-// run does not find the previous run's data in L2 (the benchmarks' timing and the autotuner's
-// confirmation round).
+// Cold-L2 timing: before a timed run, L2 must hold neither the previous run's data nor dirty lines
+// (the benchmarks' timing and the autotuner's confirmation round).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -11,7 +10,13 @@
 
 namespace bsrflow {
 
-// Evicts L2 by writing a scratch buffer of 2 x `l2_bytes` (allocated on construction).
+// Writes a scratch buffer of 2 x `l2_bytes` (allocated on construction), which evicts everything
+// else from L2 and writes back the dirty lines the previous run left, then drops the scratch's own
+// lines from L2 without writing them back (`discard.global.L2`, sm_80 and later). The timed run
+// then starts from an L2 with none of its data and no dirty line to write back: a flush by writes
+// alone left ~1 x L2 of dirty lines whose write-back the next run paid for, up to half of the DRAM
+// traffic of a 23 MB skinny product (docs/perf_log.md entry 59). Only the scratch is discarded:
+// other allocations never share its 128-byte lines.
 class L2Flusher {
  public:
   L2Flusher(std::size_t l2_bytes, cudaStream_t stream);

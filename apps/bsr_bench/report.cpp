@@ -140,7 +140,7 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
   if (timing.warmup_ms > 0)
     md << " and as many more as keep the GPU busy for " << format_significant(timing.warmup_ms)
        << " ms (the sustained, power-capped regime: the GPU's clock follows its recent power draw)";
-  md << ", " << (timing.cold_l2 ? "L2 flushed (2x L2 written) before each timed run" : "warm L2")
+  md << ", " << (timing.cold_l2 ? "L2 flushed before each timed run (2x L2 written, then those lines discarded: no dirty line left)" : "warm L2")
      << "; bsrflow_reference (CUDA cores) is capped at " << reference_iters << " timed runs.\n"
      << "- Before timing, every system's output is compared with bsrflow's reference result (relative Frobenius-norm "
         "error <= "

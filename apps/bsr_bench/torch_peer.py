@@ -3,8 +3,11 @@
 
 Reads a bsr_bench JSON file, runs `A.to_sparse_bsr(...) @ B` (PyTorch picks its kernel:
 Triton for f16/bf16 where it can) on the same case shapes, block shapes, densities and
-pattern kinds, timed like bsr_bench (CUDA events, warm-up, median of N runs, L2 flushed by
-writing 2x its size before each timed run), and appends one record per case to the file.
+pattern kinds, timed like bsr_bench (CUDA events, warm-up, median of N runs, L2 flushed before
+each timed run: 2x its size written, then another 2x read so that L2 holds no dirty line - bsr_bench
+discards the written lines instead, which PyTorch cannot; a plain read of 23 / 46 / 92 MB ran 5 /
+5 / 8% slower after this flush than after bsr_bench's: docs/perf_log.md entry 59), and appends one
+record per case to the file.
 
 The pattern is regenerated here with the same kind, density and block count (uniform rows,
 power-law rows with the uniform total, band, clusters), not the very same columns. Every
@@ -103,13 +106,27 @@ def random_nonzero(torch, shape, dtype, generator):
     return (magnitude * sign).to(dtype)
 
 
+def l2_flusher(torch, l2_bytes):
+    """A function that flushes L2 leaving no dirty line: 2x L2 written (evicts the previous run's
+    lines), then 2x L2 of another buffer read (the written lines leave, written back)."""
+    written = torch.empty(2 * l2_bytes // 4, dtype=torch.float32, device="cuda")
+    clean = torch.zeros(2 * l2_bytes // 4, dtype=torch.float32, device="cuda")
+    sink = torch.empty((), dtype=torch.float32, device="cuda")
+
+    def flush():
+        written.add_(1)
+        torch.sum(clean, dim=0, out=sink)
+
+    return flush
+
+
 def time_runs(torch, fn, iters, warmup, flush):
     for _ in range(warmup):
         fn()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
     for i in range(iters):
-        flush.add_(1)  # 2x L2 written outside the timed region
+        flush()  # outside the timed region
         starts[i].record()
         fn()
         ends[i].record()
@@ -236,7 +253,7 @@ def main(argv):
             seen.add(r.get("case"))
             cases.append(r)
     props = torch.cuda.get_device_properties(0)
-    flush = torch.empty(2 * props.L2_cache_size // 4, dtype=torch.float32, device="cuda")
+    flush = l2_flusher(torch, props.L2_cache_size)
     device = records[0].get("device", props.name) if records else props.name
     commit = records[0].get("commit", "unknown") if records else "unknown"
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -5,7 +5,7 @@
 // process.
 //
 // Method (DESIGN.md "Benchmarks"): CUDA events around each run, warm-up, median / min / max of
-// 20 runs, L2 flushed before every timed run (a memset of 2x L2, outside the timed region),
+// 20 runs, L2 flushed before every timed run (core/l2_flusher.hpp, outside the timed region),
 // random data, plan time reported apart. Effective TFLOPS count stored blocks only:
 // 2 * nnzb * R * C * N / t. Set BSRFLOW_SM90BENCH_N to change the size (multiple of 128),
 // BSRFLOW_SM90BENCH_BLOCKS to a comma list (e.g. "16,128") to run fewer block sizes,
