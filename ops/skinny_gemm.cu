@@ -111,12 +111,26 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   const int cb = std::min(A.C, 64);  // columns of one A box: a 128-wide block takes two
   const std::uint32_t width = static_cast<std::uint32_t>(plan.width);
   // A: one box is one block (or half of a 128-wide one); B: the C x width slice under one block.
-  p.tmap_a = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in);
   const int bps = blocks_per_stage(A.R, A.C, plan.width);
   p.lane_producer = lane_producer(A.R, A.C, plan.width) ? 1 : 0;
-  if (p.lane_producer)  // a full stage of blocks in one box
-    p.tmap_a_stage = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in, bps);
-  if (B.layout == Layout::row_major) {
+  // 128-byte rows of A (TMA coordinates are 32-bit: a run-time bound on nnzb)
+  const std::int64_t a_rows = A.nnzb * A.R * A.C / 64;
+  p.a_rows_packed = a_rows_packed(A.R, A.C, plan.width) && a_rows < (std::int64_t{1} << 31) ? 1 : 0;
+  if (p.a_rows_packed) {
+    p.tmap_a = sm90::rows128_map(dtype_of<TIn>::value, A.values, a_rows, A.R * A.C / 64, stand_in);
+    if (p.lane_producer)  // a full stage of blocks in one box
+      p.tmap_a_stage = sm90::rows128_map(dtype_of<TIn>::value, A.values, a_rows, bps * A.R * A.C / 64, stand_in);
+  } else {
+    p.tmap_a = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in);
+    if (p.lane_producer)
+      p.tmap_a_stage = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in, bps);
+  }
+  p.b_rows_packed =
+      b_rows_packed(A.C, plan.width, B.layout == Layout::row_major, B.ld, B.cols, B.rows) ? 1 : 0;
+  if (p.b_rows_packed) {
+    const std::int64_t b_rows = static_cast<std::int64_t>(B.rows) * plan.width / 64;
+    p.tmap_b = sm90::rows128_map(dtype_of<TIn>::value, B.data, b_rows, A.C * plan.width / 64, stand_in);
+  } else if (B.layout == Layout::row_major) {
     const std::uint32_t box[2] = {width, static_cast<std::uint32_t>(A.C)};
     p.tmap_b = sm90::dense_map(dtype_of<TIn>::value, B.data, B.rows, B.cols, B.ld, true, box,
                                static_cast<int>(width) * 2, stand_in);

@@ -59,14 +59,27 @@ __device__ __forceinline__ void store_c(const Params& p, int row, int col, float
 }
 
 // The C x W slice of B under a block whose first column of A is B's row k0 (row-major B: one box
-// of W x C; column-major: min(C, 64)-deep boxes), into `dst` on `bar`.
+// of W x C, or of the slice's C * W / 64 128-byte rows where B is packed; column-major: min(C,
+// 64)-deep boxes), into `dst` on `bar`.
 template <bool BColMajor, int W>
 __device__ __forceinline__ void load_b_slice(const Params& p, unsigned char* dst, std::uint64_t* bar, int k0, int C,
                                              int cb, std::uint64_t policy) {
   if constexpr (BColMajor) {
     for (int c0 = 0; c0 < C; c0 += cb) sm90::tma_load_2d(dst + c0 * W * 2, &p.tmap_b, bar, k0 + c0, 0, policy);
   } else {
-    sm90::tma_load_2d(dst, &p.tmap_b, bar, 0, k0, policy);
+    sm90::tma_load_2d(dst, &p.tmap_b, bar, 0, p.b_rows_packed ? k0 * W / 64 : k0, policy);
+  }
+}
+
+// A's stored blocks first .. first + count - 1 (consecutive in A's values) into `dst`, on `bar`:
+// one box of `map` (one block, or a stage of them: tmap_a / tmap_a_stage) as 128-byte rows where
+// A's rows are packed, else its min(C, 64)-wide boxes (a 128-wide block takes two).
+__device__ __forceinline__ void load_a_blocks(const Params& p, const CUtensorMap* map, unsigned char* dst,
+                                              std::uint64_t* bar, int first, int cb, std::uint64_t policy) {
+  if (p.a_rows_packed) {
+    sm90::tma_load_2d(dst, map, bar, 0, first * (p.R * p.C / 64), policy);
+  } else {
+    for (int c0 = 0; c0 < p.C; c0 += cb) sm90::tma_load_3d(dst + c0 * p.R * 2, map, bar, c0, 0, first, policy);
   }
 }
 
@@ -138,12 +151,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
         __syncwarp();
         // A full stage's blocks are consecutive in A's values: one box (C <= 64, the plan's rule).
         const bool stage_box = count == bps;
-        if (stage_box && lane == 0) sm90::tma_load_3d(a_dst, &p.tmap_a_stage, &full[slot], 0, 0, first, policy_a);
+        if (stage_box && lane == 0) load_a_blocks(p, &p.tmap_a_stage, a_dst, &full[slot], first, cb, policy_a);
         if (lane < count) {
-          if (!stage_box)
-            for (int c0 = 0; c0 < C; c0 += cb)
-              sm90::tma_load_3d(a_dst + lane * a_bytes + c0 * R * 2, &p.tmap_a, &full[slot], c0, 0, first + lane,
-                                policy_a);
+          if (!stage_box) load_a_blocks(p, &p.tmap_a, a_dst + lane * a_bytes, &full[slot], first + lane, cb, policy_a);
           load_b_slice<BColMajor, W>(p, b_dst + lane * b_bytes, &full[slot], col * C, C, cb, policy_b);
         }
       }
@@ -168,9 +178,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
         }
         const int k0 = __shfl_sync(0xffffffffu, window, first + blk - window_begin) * C;
         if (lane != 0) continue;
-        for (int c0 = 0; c0 < C; c0 += cb)
-          sm90::tma_load_3d(a_dst + blk * a_bytes + c0 * R * 2, &p.tmap_a, &full[slot], c0, 0, first + blk,
-                            policy_a);
+        load_a_blocks(p, &p.tmap_a, a_dst + blk * a_bytes, &full[slot], first + blk, cb, policy_a);
         load_b_slice<BColMajor, W>(p, b_dst + blk * b_bytes, &full[slot], k0, C, cb, policy_b);
       }
     }
@@ -204,13 +212,24 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
   const int chunks_cb = cb / 8;  // 16-byte chunks per row of an A (or column-major B) box: 2, 4 or 8
   const int log_chunks_cb = log2_of(chunks_cb);
   const std::uint32_t box_row_bytes = static_cast<std::uint32_t>(cb * 2);
-  const std::uint32_t a_line0 = static_cast<std::uint32_t>(strip * 16 + lane_row) * box_row_bytes;
+  // A's row a_m of this lane is, in 128-byte rows (a_rows_packed), part a_m % per of row a_m / per:
+  // its chunks start at chunk (a_m % per) * chunks_cb of that row, under that row's key.
+  const int a_m = strip * 16 + lane_row;
+  const int a_per = p.a_rows_packed ? 64 / C : 1;  // A rows per 128-byte row
+  const std::uint32_t a_row_bytes = p.a_rows_packed ? 128u : box_row_bytes;
+  const std::uint32_t a_line0 = static_cast<std::uint32_t>(a_m / a_per) * a_row_bytes;
   const std::uint32_t a_line = pinned(a_line0);
-  const std::uint32_t a_key = pinned(swizzle_key(a_line0, box_row_bytes));
+  const std::uint32_t a_key = pinned(swizzle_key(a_line0, a_row_bytes));
+  const int a_chunk_mask = static_cast<int>(a_row_bytes / 16) - 1;
+  // The lane's first chunk: its part of a packed row, plus its 8-wide half (ldmatrix addressing).
+  const int a_chunk_lane = static_cast<int>(pinned(static_cast<std::uint32_t>((a_m % a_per) * chunks_cb + lane_half)));
   const std::uint32_t a_box_bytes = static_cast<std::uint32_t>(R) * box_row_bytes;  // 128-wide blocks: two boxes
   // Row-major B: rows of W * 2 bytes; this lane reads row ks * 16 + lane_row, chunk bpair * 2 +
   // lane_half: its offset within a step's 16 rows, per n-tile pair.
   constexpr std::uint32_t kBRowBytes = W * 2;
+  // Packed B (b_rows_packed) is the same bytes in 128-byte rows: the 128-byte swizzle of the
+  // unswizzled offset. A step moves 16 * kBRowBytes = 512 (W = 16) or 1024 bytes; at 512 odd steps
+  // flip bit 2 of the key (b_flip), at 1024 the key holds.
   std::uint32_t b_lane[WNT / 2];
   {
     const std::uint32_t b_line = static_cast<std::uint32_t>(lane_row) * kBRowBytes;
@@ -218,9 +237,13 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
 #pragma unroll
     for (int pair = 0; pair < WNT / 2; ++pair) {
       const std::uint32_t chunk = static_cast<std::uint32_t>((colpart * (WNT / 2) + pair) * 2 + lane_half);
-      b_lane[pair] = BColMajor ? 0u : pinned(b_line + ((chunk ^ b_key) << 4));
+      const std::uint32_t offset = b_line + (chunk << 4);
+      const std::uint32_t lane_offset =
+          p.b_rows_packed ? offset ^ (swizzle_key(offset, 128) << 4) : b_line + ((chunk ^ b_key) << 4);
+      b_lane[pair] = BColMajor ? 0u : pinned(lane_offset);
     }
   }
+  const std::uint32_t b_flip = W == 16 ? pinned(p.b_rows_packed ? 64u : 0u) : 0u;
   // Column-major B: (k, n) boxes of cb-deep rows, one per n; this lane reads n row
   // bpair * 16 + lane_n, chunk k_chunk of it.
   const std::uint32_t bc_line0 = static_cast<std::uint32_t>(colpart * WNT * 8 + lane_n) * box_row_bytes;
@@ -250,9 +273,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
 #pragma unroll 1
     for (int f = (kgroup - step0) & (kgroups - 1); f < (count << log_ksteps); f += kgroups) {
       const int blk = f >> log_ksteps, ks = f & (ksteps - 1);
-      const int a_chunk = ks * 2 + lane_half;  // 16-byte chunk along the block row
-      const std::uint32_t a_addr = a_stage + blk * block_a_bytes + (a_chunk >> log_chunks_cb) * a_box_bytes + a_line +
-                                   (((a_chunk & (chunks_cb - 1)) ^ a_key) << 4);
+      const int a_chunk = ks * 2 + a_chunk_lane;  // 16-byte chunk along the block row (or packed row)
+      const std::uint32_t a_addr = a_stage + blk * block_a_bytes + ((ks * 2) >> log_chunks_cb) * a_box_bytes + a_line +
+                                   (((a_chunk & a_chunk_mask) ^ a_key) << 4);
       std::uint32_t a[4];
       sm80::ldmatrix_x4(a, a_addr);
       const std::uint32_t b_base = b_stage + blk * block_b_bytes;
@@ -265,7 +288,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
         if constexpr (BColMajor) {
           sm80::ldmatrix_x4(b, b_step + pair * 16 * box_row_bytes + (((k_chunk & (chunks_cb - 1)) ^ bc_key) << 4));
         } else {
-          sm80::ldmatrix_x4_trans(b, b_step + b_lane[pair]);
+          sm80::ldmatrix_x4_trans(b, b_step + (b_lane[pair] ^ ((ks & 1) ? b_flip : 0u)));
         }
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair], a, b[0], b[1]);
         sm80::mma_m16n8k16<std::is_same_v<TIn, __nv_bfloat16>>(acc[2 * pair + 1], a, b[2], b[3]);

@@ -15,13 +15,18 @@ struct Params {
   // - A's values as (C, R, nnzb), box (min(C, 64), R, 1): one block, or half of a 128-wide one;
   // - B row-major as (N, K), box (width, C): the slice under one block; column-major as (K, N),
   //   box (min(C, 64), width). Past K and N the boxes read zeros.
-  // Each box lands with the swizzle of its row (32, 64 or 128 bytes).
+  // Each box lands with the swizzle of its row (32, 64 or 128 bytes). With a_rows_packed /
+  // b_rows_packed (tuning_skinny.hpp) the map is instead rows128_map over A's values (a block is
+  // R * C / 64 rows) / over packed B (a slice is C * width / 64 rows), 128-byte swizzle.
   CUtensorMap tmap_a;
   CUtensorMap tmap_b;
   // With lane_producer (tuning_skinny.hpp): each lane of the producer warp issues one block's
-  // boxes, and a full stage's A blocks load as one box of this map, (C, R, blocks_per_stage).
+  // boxes, and a full stage's A blocks load as one box of this map, (C, R, blocks_per_stage) (or
+  // blocks_per_stage blocks of 128-byte rows).
   CUtensorMap tmap_a_stage;
   int lane_producer;
+  int a_rows_packed;
+  int b_rows_packed;
   // A: block columns and the pieces of block rows, one CTA each (sm90::build_pieces: longest
   // first; a row longer than the plan's limit is cut into pieces with partial-sum slots).
   const int* col_idx;

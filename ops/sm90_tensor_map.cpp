@@ -98,6 +98,14 @@ CUtensorMap bsr_values_map(DType dtype, const void* values, std::int64_t nnzb, i
                          static_cast<int>(static_cast<std::uint64_t>(box_cols) * e));
 }
 
+CUtensorMap rows128_map(DType dtype, const void* base, std::int64_t rows, int box_rows, const void* stand_in) {
+  BSRFLOW_REQUIRE(element_bytes(dtype) == 2, Errc::invalid_argument, "rows128_map: 16-bit elements only");
+  const std::uint64_t dims[2] = {64, rows > 0 ? static_cast<std::uint64_t>(rows) : 1u};
+  const std::uint64_t stride[1] = {128};
+  const std::uint32_t box[2] = {64, static_cast<std::uint32_t>(box_rows)};
+  return make_tensor_map(dtype, rows > 0 ? base : stand_in, 2, dims, stride, box, 128);
+}
+
 CUtensorMap dense_map(DType dtype, const void* data, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                       bool row_major, const std::uint32_t (&box)[2], int swizzle_bytes, const void* stand_in) {
   const bool none = rows == 0;

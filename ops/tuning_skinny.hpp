@@ -89,6 +89,27 @@ constexpr bool lane_producer(int R, int C, int width) {
   return bps >= kLaneProducerMinBlocks || (width == 64 && R * C <= kLaneProducerMaxElements64);
 }
 
+// Operands as 128-byte TMA rows (rows128_map, 128-byte swizzle) where their own rows are shorter:
+// TMA moves a box row by row, and a row of 32 or 64 bytes is a request of its own. A's blocks are
+// contiguous, so at C = 16 / 32 a block loads as R * C / 64 whole 128-byte rows instead of R short
+// ones; a packed B (ld == width: its slice under a block is contiguous) at width 16 / 32 as C *
+// width / 64 rows instead of C. 32 x 32 at N = 16: 16 + 8 requests a block instead of 32 + 32
+// (H200, perf_log entry 59: 32 x 32 +3-11%, 64 x 64 -2 to +5% at N = 16). At width 64, where B's
+// slices are 128-byte rows already and twice A's bytes, packed A read 0.995 of the 32-byte rows
+// (12 cases, two calls; 64 x 64 controls 1.003): not applied there.
+// A block (and a B slice) must span whole 1024-byte swizzle periods, so that the consumer's
+// per-lane swizzle key holds for every block of a stage; the stage box takes at most 256 rows.
+constexpr bool a_rows_packed(int R, int C, int width) {
+  return width <= 32 && (C == 16 || C == 32) && (R * C * 2) % 1024 == 0 &&
+         blocks_per_stage(R, C, width) * R * C / 64 <= 256;
+}
+// B row-major with ld == n == width (16 or 32) and K * width a multiple of 64 (whole rows; slices
+// past K read zeros).
+constexpr bool b_rows_packed(int C, int width, bool b_row_major, std::int64_t ldb, int n, std::int64_t k) {
+  return b_row_major && (width == 16 || width == 32) && ldb == width && n == width && (k * width) % 64 == 0 &&
+         (C * width * 2) % 1024 == 0;
+}
+
 // A stage holds its A blocks, then (from the next 1024-byte boundary: TMA's 128-byte swizzle is
 // defined on absolute address bits, so swizzled tiles start 1024-aligned) the B slices under them.
 constexpr int round_up_1024(int bytes) { return (bytes + 1023) / 1024 * 1024; }

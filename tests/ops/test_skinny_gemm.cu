@@ -1,7 +1,8 @@
 // GPU tests of the skinny BSR GEMM (N <= 64) through the public plan API.
 //
 // - Every block shape (R, C in {16, 32, 64, 128}), both input dtypes, both output dtypes, both B
-//   and C layouts, padded leading dimensions, the three tile widths (N = 8 .. 64) and four betas,
+//   and C layouts, padded and packed leading dimensions (packed B and A's blocks load as 128-byte
+//   rows), the three tile widths (N = 8 .. 64) and four betas,
 //   on integer-valued data, bit for bit against the reference kernel over C's whole storage
 //   (guard tail and padding untouched; C poisoned when beta == 0; B's padding NaN).
 // - Hostile patterns, rows split across CTAs (the last CTA of a row sums the partial tiles),
@@ -70,6 +71,13 @@ void check_shape(int R, int C) {
   check_exact<TIn, float>(c, o, skinny);
   c.N = 56, c.b_layout = Layout::col_major, c.c_layout = Layout::col_major, c.padded = false, c.beta = 0.0f;
   check_exact<TIn, TIn>(c, o, skinny);
+  // Packed B (ld == N == width 16 / 32): slices as 128-byte rows where whole swizzle periods
+  // (skinny::b_rows_packed; 16 x 16 at N = 16 keeps 32-byte rows).
+  for (int n : {16, 32}) {
+    c.N = n, c.b_layout = Layout::row_major, c.c_layout = Layout::row_major, c.padded = false, c.beta = 2.0f;
+    CHECK(skinny::b_rows_packed(C, n, true, n, n, c.K) == (C * n >= 512));
+    check_exact<TIn, TIn>(c, o, skinny);
+  }
 }
 
 }  // namespace
@@ -332,6 +340,16 @@ TEST_CASE("skinny GEMM: small problems for the sanitizers", "[ops][skinny][gpu][
     c.c_layout = Layout::col_major;
     c.beta = 2.0f;
     check_exact<__nv_bfloat16, float>(c, skinny_options(), GemmKernel::skinny);
+    // Packed B and A as 128-byte rows (skinny::b_rows_packed, a_rows_packed), unpadded row-major B.
+    c.b_layout = Layout::row_major;
+    c.padded = false;
+    for (int n : {16, 32}) {
+      c.N = n;
+      CAPTURE(n);
+      CHECK(skinny::b_rows_packed(b, n, true, n, n, c.K) == (b * n >= 512));
+      CHECK(skinny::a_rows_packed(b, b, n) == (b == 32));
+      check_exact<__half, float>(c, skinny_options(), GemmKernel::skinny);
+    }
     if (b <= 32) {
       CHECK(skinny::lane_producer(b, b, skinny::tile_width(40)));
       c.N = 40;

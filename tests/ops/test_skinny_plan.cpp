@@ -155,6 +155,34 @@ TEST_CASE("skinny plan: which plans issue their loads one lane per block", "[ops
       }
 }
 
+TEST_CASE("skinny plan: which operands load as 128-byte rows", "[ops][skinny]") {
+  // A's blocks where their rows are 32 / 64 bytes and a block spans whole 1024-byte swizzle periods.
+  CHECK(skinny::a_rows_packed(32, 32, 16));   // 2 KiB blocks, 5 a stage: 80 rows a stage box
+  CHECK(skinny::a_rows_packed(16, 32, 32));   // 1 KiB
+  CHECK_FALSE(skinny::a_rows_packed(32, 32, 64));  // width 64: 0.995 of the 64-byte rows
+  CHECK(skinny::a_rows_packed(128, 16, 16));  // 4 KiB
+  CHECK_FALSE(skinny::a_rows_packed(16, 16, 16));  // 512-byte blocks: the key would change per block
+  CHECK_FALSE(skinny::a_rows_packed(32, 64, 16));  // rows are 128 bytes already
+  for (int R : {16, 32, 64, 128})
+    for (int C : {16, 32})
+      for (int w : {16, 32, 64}) {
+        CAPTURE(R, C, w);
+        if (!skinny::a_rows_packed(R, C, w)) continue;
+        CHECK((R * C * 2) % 1024 == 0);
+        CHECK(skinny::blocks_per_stage(R, C, w) * R * C / 64 <= 256);  // the stage box's rows
+      }
+  // B row-major, packed (ld == n == width 16 / 32), whole 128-byte rows over K, slices of whole
+  // swizzle periods.
+  CHECK(skinny::b_rows_packed(32, 16, true, 16, 16, 4096));
+  CHECK(skinny::b_rows_packed(16, 32, true, 32, 32, 4098));  // K * 32 a multiple of 64
+  CHECK_FALSE(skinny::b_rows_packed(32, 16, true, 16, 16, 4098));  // K * 16 is not
+  CHECK_FALSE(skinny::b_rows_packed(16, 16, true, 16, 16, 4096));  // 512-byte slices
+  CHECK_FALSE(skinny::b_rows_packed(32, 16, true, 24, 16, 4096));  // padded ld
+  CHECK_FALSE(skinny::b_rows_packed(32, 16, true, 16, 8, 4096));   // n < width: ld 16 is padding
+  CHECK_FALSE(skinny::b_rows_packed(32, 16, false, 16, 16, 4096)); // column-major
+  CHECK_FALSE(skinny::b_rows_packed(32, 64, true, 64, 64, 4096));  // 128-byte rows already
+}
+
 TEST_CASE("skinny plan: piece limits", "[ops][skinny]") {
   // Pieces of the average row fill one wave of resident CTAs (here 3 per SM on 132 SMs: 396);
   // 32 x 32 blocks are 2 KiB, 64 x 64 blocks 8 KiB.
