@@ -113,13 +113,12 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   // A: one box is one block (or half of a 128-wide one); B: the C x width slice under one block.
   const int bps = blocks_per_stage(A.R, A.C, plan.width);
   p.lane_producer = lane_producer(A.R, A.C, plan.width) ? 1 : 0;
-  // 128-byte rows of A (TMA coordinates are 32-bit: a run-time bound on nnzb)
-  const std::int64_t a_rows = A.nnzb * A.R * A.C / 64;
-  p.a_rows_packed = a_rows_packed(A.R, A.C, plan.width) && a_rows < (std::int64_t{1} << 31) ? 1 : 0;
+  p.a_rows_packed = a_rows_packed(A.R, A.C, plan.width) ? 1 : 0;
+  // Either way a block is box (0, 0, block) of its map: the producer does not tell them apart.
   if (p.a_rows_packed) {
-    p.tmap_a = sm90::rows128_map(dtype_of<TIn>::value, A.values, a_rows, A.R * A.C / 64, stand_in);
+    p.tmap_a = sm90::bsr_values_rows128_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, stand_in);
     if (p.lane_producer)  // a full stage of blocks in one box
-      p.tmap_a_stage = sm90::rows128_map(dtype_of<TIn>::value, A.values, a_rows, bps * A.R * A.C / 64, stand_in);
+      p.tmap_a_stage = sm90::bsr_values_rows128_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, stand_in, bps);
   } else {
     p.tmap_a = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in);
     if (p.lane_producer)

@@ -59,28 +59,25 @@ __device__ __forceinline__ void store_c(const Params& p, int row, int col, float
 }
 
 // The C x W slice of B under a block whose first column of A is B's row k0 (row-major B: one box
-// of W x C, or of the slice's C * W / 64 128-byte rows where B is packed; column-major: min(C,
-// 64)-deep boxes), into `dst` on `bar`.
+// of W x C at row k0 >> b_shift - b_shift 2 / 1 where B is packed into 128-byte rows at W = 16 /
+// 32, else 0; column-major: min(C, 64)-deep boxes), into shared address `dst` on barrier `bar`.
 template <bool BColMajor, int W>
-__device__ __forceinline__ void load_b_slice(const Params& p, unsigned char* dst, std::uint64_t* bar, int k0, int C,
-                                             int cb, std::uint64_t policy) {
+__device__ __forceinline__ void load_b_slice(const Params& p, std::uint32_t dst, std::uint32_t bar, int k0, int C,
+                                             int cb, int b_shift, std::uint64_t policy) {
   if constexpr (BColMajor) {
     for (int c0 = 0; c0 < C; c0 += cb) sm90::tma_load_2d(dst + c0 * W * 2, &p.tmap_b, bar, k0 + c0, 0, policy);
   } else {
-    sm90::tma_load_2d(dst, &p.tmap_b, bar, 0, p.b_rows_packed ? k0 * W / 64 : k0, policy);
+    sm90::tma_load_2d(dst, &p.tmap_b, bar, 0, k0 >> b_shift, policy);
   }
 }
 
-// A's stored blocks first .. first + count - 1 (consecutive in A's values) into `dst`, on `bar`:
-// one box of `map` (one block, or a stage of them: tmap_a / tmap_a_stage) as 128-byte rows where
-// A's rows are packed, else its min(C, 64)-wide boxes (a 128-wide block takes two).
-__device__ __forceinline__ void load_a_blocks(const Params& p, const CUtensorMap* map, unsigned char* dst,
-                                              std::uint64_t* bar, int first, int cb, std::uint64_t policy) {
-  if (p.a_rows_packed) {
-    sm90::tma_load_2d(dst, map, bar, 0, first * (p.R * p.C / 64), policy);
-  } else {
-    for (int c0 = 0; c0 < p.C; c0 += cb) sm90::tma_load_3d(dst + c0 * p.R * 2, map, bar, c0, 0, first, policy);
-  }
+// A's stored blocks first .. first + count - 1 (consecutive in A's values) into shared address
+// `dst`, on `bar`: box (c0, 0, first) of `map` (tmap_a: one block; tmap_a_stage: a stage of them),
+// c0 stepping over a 128-wide block's two min(C, 64)-wide halves. The same for A's blocks as
+// 128-byte rows (a_rows_packed, C <= 32: one box).
+__device__ __forceinline__ void load_a_blocks(const Params& p, const CUtensorMap* map, std::uint32_t dst,
+                                              std::uint32_t bar, int first, int cb, std::uint64_t policy) {
+  for (int c0 = 0; c0 < p.C; c0 += cb) sm90::tma_load_3d(dst + c0 * p.R * 2, map, bar, c0, 0, first, policy);
 }
 
 template <class TIn, class TOut, bool BColMajor, int NT, int WNT>
@@ -128,6 +125,12 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     // A streams through once; B's slices are re-read by every piece with a block in that column.
     const std::uint64_t policy_a = sm90::l2_load_policy(sm90::L2Priority::evict_first);
     const std::uint64_t policy_b = sm90::l2_load_policy(sm90::L2Priority::evict_last);
+    // Shared addresses of the ring, the barriers and this lane's B slot, and B's row shift, once:
+    // the producer's instructions per stage pace 64-wide tiles of small blocks (perf_log entry 59:
+    // ~40 more a stage cost 18-32% at 32 x 32, N = 64).
+    const std::uint32_t ring_base = pinned(ring), stage_stride = pinned(static_cast<std::uint32_t>(p.stage_bytes));
+    const std::uint32_t full0 = pinned(sm90::smem_addr(full)), empty0 = pinned(sm90::smem_addr(empty));
+    const int b_shift = p.b_rows_packed ? (W == 16 ? 2 : 1) : 0;  // (b_rows_packed: W is 16 or 32)
     if (p.lane_producer) {
       // Lane j issues block j's boxes: ptxas turns the divergent issues into one loop over the
       // active lanes (~6 instructions a box), where the loop below spends ~45 per block on the
@@ -137,25 +140,28 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
       // perf_log entries 17 and 57). The lanes hold their block columns two stages ahead.
       auto stage_column = [&](int s) { return lane < bps ? column(piece.kb_begin + s * bps + lane) : 0; };
       int column_next = stage_column(0), column_after = stage_column(1);
-      for (int s = 0; s < nstages; ++s) {
-        const int slot = s % kStages;
-        const int first = piece.kb_begin + s * bps;
+      const std::uint32_t b_lane = pinned(static_cast<std::uint32_t>(p.stage_a_bytes) + lane * b_bytes);
+      const std::uint32_t a_lane = pinned(lane * a_bytes);
+      static_assert((kStages & (kStages - 1)) == 0, "a power-of-two ring");
+      int first = piece.kb_begin;
+      for (int s = 0; s < nstages; ++s, first += bps) {
+        const std::uint32_t slot = static_cast<std::uint32_t>(s) & (kStages - 1);
+        const std::uint32_t phase = (static_cast<std::uint32_t>(s) / kStages) & 1;
         const int count = min(bps, kb_end - first);
         const int col = column_next;
         column_next = column_after;
         column_after = stage_column(s + 2);
-        sm90::mbar_wait(&empty[slot], ((s / kStages) & 1) ^ 1);  // a fresh barrier passes parity 1
-        unsigned char* const a_dst = smem + slot * p.stage_bytes;
-        unsigned char* const b_dst = a_dst + p.stage_a_bytes;
-        if (lane == 0) sm90::mbar_arrive_expect_tx(&full[slot], static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
+        sm90::mbar_wait(empty0 + slot * 8, phase ^ 1);  // a fresh barrier passes parity 1
+        const std::uint32_t a_dst = ring_base + slot * stage_stride, bar = full0 + slot * 8;
+        if (lane == 0) sm90::mbar_arrive_expect_tx(bar, static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
         __syncwarp();
         // A full stage's blocks are consecutive in A's values: one box (C <= 64, the plan's rule).
-        const bool stage_box = count == bps;
-        if (stage_box && lane == 0) load_a_blocks(p, &p.tmap_a_stage, a_dst, &full[slot], first, cb, policy_a);
-        if (lane < count) {
-          if (!stage_box) load_a_blocks(p, &p.tmap_a, a_dst + lane * a_bytes, &full[slot], first + lane, cb, policy_a);
-          load_b_slice<BColMajor, W>(p, b_dst + lane * b_bytes, &full[slot], col * C, C, cb, policy_b);
+        if (count == bps) {
+          if (lane == 0) sm90::tma_load_3d(a_dst, &p.tmap_a_stage, bar, 0, 0, first, policy_a);
+        } else if (lane < count) {
+          sm90::tma_load_3d(a_dst + a_lane, &p.tmap_a, bar, 0, 0, first + lane, policy_a);
         }
+        if (lane < count) load_b_slice<BColMajor, W>(p, a_dst + b_lane, bar, col * C, C, cb, b_shift, policy_b);
       }
       return;
     }
@@ -166,10 +172,10 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
       const int slot = s % kStages;
       const int first = piece.kb_begin + s * bps;
       const int count = min(bps, kb_end - first);
-      sm90::mbar_wait(&empty[slot], ((s / kStages) & 1) ^ 1);  // a fresh barrier passes parity 1
-      unsigned char* const a_dst = smem + slot * p.stage_bytes;
-      unsigned char* const b_dst = a_dst + p.stage_a_bytes;
-      if (lane == 0) sm90::mbar_arrive_expect_tx(&full[slot], static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
+      sm90::mbar_wait(empty0 + slot * 8, ((s / kStages) & 1) ^ 1);  // a fresh barrier passes parity 1
+      const std::uint32_t a_dst = ring_base + slot * stage_stride, bar = full0 + slot * 8;
+      const std::uint32_t b_dst = a_dst + p.stage_a_bytes;
+      if (lane == 0) sm90::mbar_arrive_expect_tx(bar, static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
       for (int blk = 0; blk < count; ++blk) {
         if (first + blk - window_begin == 32) {  // (warp-uniform)
           window_begin += 32;
@@ -178,8 +184,8 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
         }
         const int k0 = __shfl_sync(0xffffffffu, window, first + blk - window_begin) * C;
         if (lane != 0) continue;
-        load_a_blocks(p, &p.tmap_a, a_dst + blk * a_bytes, &full[slot], first + blk, cb, policy_a);
-        load_b_slice<BColMajor, W>(p, b_dst + blk * b_bytes, &full[slot], k0, C, cb, policy_b);
+        load_a_blocks(p, &p.tmap_a, a_dst + blk * a_bytes, bar, first + blk, cb, policy_a);
+        load_b_slice<BColMajor, W>(p, b_dst + blk * b_bytes, bar, k0, C, cb, b_shift, policy_b);
       }
     }
     return;

@@ -98,6 +98,18 @@ CUtensorMap bsr_values_map(DType dtype, const void* values, std::int64_t nnzb, i
                          static_cast<int>(static_cast<std::uint64_t>(box_cols) * e));
 }
 
+CUtensorMap bsr_values_rows128_map(DType dtype, const void* values, std::int64_t nnzb, int R, int C,
+                                   const void* stand_in, int box_blocks) {
+  const std::uint64_t e = element_bytes(dtype);
+  const std::uint64_t block_bytes = static_cast<std::uint64_t>(R) * static_cast<std::uint64_t>(C) * e;
+  BSRFLOW_REQUIRE(e == 2 && block_bytes % 128 == 0, Errc::invalid_argument,
+                  "bsr_values_rows128_map: 16-bit blocks of whole 128-byte rows only");
+  const std::uint64_t dims[3] = {64, block_bytes / 128, nnzb > 0 ? static_cast<std::uint64_t>(nnzb) : 1u};
+  const std::uint64_t strides[2] = {128, block_bytes};
+  const std::uint32_t box[3] = {64, static_cast<std::uint32_t>(block_bytes / 128), static_cast<std::uint32_t>(box_blocks)};
+  return make_tensor_map(dtype, nnzb > 0 ? values : stand_in, 3, dims, strides, box, 128);
+}
+
 CUtensorMap rows128_map(DType dtype, const void* base, std::int64_t rows, int box_rows, const void* stand_in) {
   BSRFLOW_REQUIRE(element_bytes(dtype) == 2, Errc::invalid_argument, "rows128_map: 16-bit elements only");
   const std::uint64_t dims[2] = {64, rows > 0 ? static_cast<std::uint64_t>(rows) : 1u};

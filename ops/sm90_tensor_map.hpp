@@ -27,9 +27,15 @@ CUtensorMap make_tensor_map(DType dtype, const void* base, int rank, const std::
 // (box_cols elements).
 CUtensorMap bsr_values_map(DType dtype, const void* values, std::int64_t nnzb, int R, int C, int box_cols,
                            const void* stand_in, int box_blocks = 1);
+// The same values with each block (C = 16 or 32, R * C * 2 bytes a multiple of 128) read as R * C /
+// 64 rows of 128 bytes: the tensor (64, R * C / 64, nnzb), a box of `box_blocks` whole blocks
+// landing with the 128-byte swizzle - fewer and whole-line TMA requests than R rows of 32 or 64
+// bytes (the skinny kernel, perf_log entry 59). Coordinates (0, 0, block) as for the map above.
+CUtensorMap bsr_values_rows128_map(DType dtype, const void* values, std::int64_t nnzb, int R, int C,
+                                   const void* stand_in, int box_blocks = 1);
 // `rows` rows of 128 bytes at `base` (contiguous) as the 2-D tensor (64 two-byte elements, rows),
-// a box of `box_rows` whole rows landing with the 128-byte swizzle: the skinny kernel's A blocks
-// and packed B slices whose own rows are 32 or 64 bytes, as fewer and whole-line TMA requests.
+// a box of `box_rows` whole rows landing with the 128-byte swizzle: the skinny kernel's packed B
+// slices, whose own rows are 32 or 64 bytes.
 CUtensorMap rows128_map(DType dtype, const void* base, std::int64_t rows, int box_rows, const void* stand_in);
 // A rows x cols dense operand, `ld` elements between its rows (row-major) or columns, as the 2-D
 // tensor with the contiguous dimension first: row-major (cols, rows), column-major (rows, cols);

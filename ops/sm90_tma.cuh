@@ -40,33 +40,41 @@ __device__ __forceinline__ void mbar_fence_init() {
 }
 
 // One arrival plus `bytes` of expected transaction count (the producer, before its TMA loads).
+// Every barrier and TMA function also takes the shared-memory address (smem_addr) itself, for
+// loops that compute it once (the skinny kernel's producer: perf_log entry 59).
+__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint32_t bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
 __device__ __forceinline__ void mbar_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
-               : "memory");
+  mbar_arrive_expect_tx(smem_addr(bar), bytes);
 }
 
 __device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
 
-__device__ __forceinline__ bool mbar_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+__device__ __forceinline__ bool mbar_try_wait(std::uint32_t bar, std::uint32_t parity) {
   std::uint32_t done = 0;
   asm volatile(
       "{\n.reg .pred p;\n"
       "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
       "selp.u32 %0, 1, 0, p;\n}\n"
       : "=r"(done)
-      : "r"(smem_addr(bar)), "r"(parity)
+      : "r"(bar), "r"(parity)
       : "memory");
   return done != 0;
+}
+__device__ __forceinline__ bool mbar_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+  return mbar_try_wait(smem_addr(bar), parity);
 }
 
 // Blocks until the phase with parity `parity` of `bar` has completed (try_wait itself suspends
 // the thread for a system-dependent time, so this loop does not spin hot).
-__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, std::uint32_t parity) {
+__device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
   while (!mbar_try_wait(bar, parity)) {
   }
 }
+__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, std::uint32_t parity) { mbar_wait(smem_addr(bar), parity); }
 
 // ---- Clusters -----------------------------------------------------------------------------------
 
@@ -118,21 +126,29 @@ __device__ __forceinline__ std::uint64_t l2_load_policy(L2Priority priority) {
 
 // Box at coordinates (c0 innermost, c1[, c2]) of a 2-D / 3-D map into shared memory at `dst`,
 // completing on `bar`, its lines cached in L2 under `policy` (l2_load_policy).
-__device__ __forceinline__ void tma_load_2d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
+__device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const void* map, std::uint32_t bar, int c0, int c1,
                                             std::uint64_t policy) {
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, "
-      "%4}], [%2], %5;\n" ::"r"(smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "l"(policy)
+      "%4}], [%2], %5;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "l"(policy)
+      : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1,
+                                            std::uint64_t policy) {
+  tma_load_2d(smem_addr(dst), map, smem_addr(bar), c0, c1, policy);
+}
+__device__ __forceinline__ void tma_load_3d(std::uint32_t dst, const void* map, std::uint32_t bar, int c0, int c1,
+                                            int c2, std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, "
+      "%4, %5}], [%2], %6;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
       : "memory");
 }
 __device__ __forceinline__ void tma_load_3d(void* dst, const void* map, std::uint64_t* bar, int c0, int c1, int c2,
                                             std::uint64_t policy) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, "
-      "%4, %5}], [%2], %6;\n" ::"r"(smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
-      : "memory");
+  tma_load_3d(smem_addr(dst), map, smem_addr(bar), c0, c1, c2, policy);
 }
 
 // As tma_load_3d (with a policy), but the box lands at the same shared-memory offset in every CTA

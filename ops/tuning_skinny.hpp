@@ -98,10 +98,9 @@ constexpr bool lane_producer(int R, int C, int width) {
 // slices are 128-byte rows already and twice A's bytes, packed A read 0.995 of the 32-byte rows
 // (12 cases, two calls; 64 x 64 controls 1.003): not applied there.
 // A block (and a B slice) must span whole 1024-byte swizzle periods, so that the consumer's
-// per-lane swizzle key holds for every block of a stage; the stage box takes at most 256 rows.
+// per-lane swizzle key holds for every block of a stage.
 constexpr bool a_rows_packed(int R, int C, int width) {
-  return width <= 32 && (C == 16 || C == 32) && (R * C * 2) % 1024 == 0 &&
-         blocks_per_stage(R, C, width) * R * C / 64 <= 256;
+  return width <= 32 && (C == 16 || C == 32) && (R * C * 2) % 1024 == 0;
 }
 // B row-major with ld == n == width (16 or 32) and K * width a multiple of 64 (whole rows; slices
 // past K read zeros).

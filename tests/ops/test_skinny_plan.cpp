@@ -157,7 +157,7 @@ TEST_CASE("skinny plan: which plans issue their loads one lane per block", "[ops
 
 TEST_CASE("skinny plan: which operands load as 128-byte rows", "[ops][skinny]") {
   // A's blocks where their rows are 32 / 64 bytes and a block spans whole 1024-byte swizzle periods.
-  CHECK(skinny::a_rows_packed(32, 32, 16));   // 2 KiB blocks, 5 a stage: 80 rows a stage box
+  CHECK(skinny::a_rows_packed(32, 32, 16));   // 2 KiB blocks: 16 rows of 128 bytes
   CHECK(skinny::a_rows_packed(16, 32, 32));   // 1 KiB
   CHECK_FALSE(skinny::a_rows_packed(32, 32, 64));  // width 64: 0.995 of the 64-byte rows
   CHECK(skinny::a_rows_packed(128, 16, 16));  // 4 KiB
@@ -169,7 +169,7 @@ TEST_CASE("skinny plan: which operands load as 128-byte rows", "[ops][skinny]") 
         CAPTURE(R, C, w);
         if (!skinny::a_rows_packed(R, C, w)) continue;
         CHECK((R * C * 2) % 1024 == 0);
-        CHECK(skinny::blocks_per_stage(R, C, w) * R * C / 64 <= 256);  // the stage box's rows
+        CHECK(R * C / 64 <= 256);  // a box dimension: a block's 128-byte rows
       }
   // B row-major, packed (ld == n == width 16 / 32), whole 128-byte rows over K, slices of whole
   // swizzle periods.
