@@ -16,8 +16,9 @@ struct Params {
   // - B row-major as (N, K), box (width, C): the slice under one block; column-major as (K, N),
   //   box (min(C, 64), width). Past K and N the boxes read zeros.
   // Each box lands with the swizzle of its row (32, 64 or 128 bytes). With a_rows_packed /
-  // b_rows_packed (tuning_skinny.hpp) the map is instead rows128_map over A's values (a block is
-  // R * C / 64 rows) / over packed B (a slice is C * width / 64 rows), 128-byte swizzle.
+  // b_rows_packed (tuning_skinny.hpp) the maps read 128-byte rows instead, 128-byte swizzle: A as
+  // (64, R * C / 64, nnzb) (bsr_values_rows128_map; a block is still box (0, 0, block)), packed B
+  // as (64, K * width / 64) (rows128_map; the slice under block row k0 starts at row k0 >> shift).
   CUtensorMap tmap_a;
   CUtensorMap tmap_b;
   // With lane_producer (tuning_skinny.hpp): each lane of the producer warp issues one block's
