@@ -89,7 +89,7 @@ constexpr bool lane_producer(int R, int C, int width) {
   return bps >= kLaneProducerMinBlocks || (width == 64 && R * C <= kLaneProducerMaxElements64);
 }
 
-// Operands as 128-byte TMA rows (rows128_map, 128-byte swizzle) where their own rows are shorter:
+// Operands as 128-byte TMA rows (bsr_values_rows128_map, rows128_map; 128-byte swizzle) where their own rows are shorter:
 // TMA moves a box row by row, and a row of 32 or 64 bytes is a request of its own. A's blocks are
 // contiguous, so at C = 16 / 32 a block loads as R * C / 64 whole 128-byte rows instead of R short
 // ones; a packed B (ld == width: its slice under a block is contiguous) at width 16 / 32 as C *
