@@ -89,14 +89,14 @@ constexpr bool lane_producer(int R, int C, int width) {
   return bps >= kLaneProducerMinBlocks || (width == 64 && R * C <= kLaneProducerMaxElements64);
 }
 
-// Operands as 128-byte TMA rows (bsr_values_rows128_map, rows128_map; 128-byte swizzle) where their own rows are shorter:
-// TMA moves a box row by row, and a row of 32 or 64 bytes is a request of its own. A's blocks are
-// contiguous, so at C = 16 / 32 a block loads as R * C / 64 whole 128-byte rows instead of R short
-// ones; a packed B (ld == width: its slice under a block is contiguous) at width 16 / 32 as C *
-// width / 64 rows instead of C. 32 x 32 at N = 16: 16 + 8 requests a block instead of 32 + 32
-// (H200, perf_log entry 59: 32 x 32 +3-11%, 64 x 64 -2 to +5% at N = 16). At width 64, where B's
-// slices are 128-byte rows already and twice A's bytes, packed A read 0.995 of the 32-byte rows
-// (12 cases, two calls; 64 x 64 controls 1.003): not applied there.
+// Operands as 128-byte TMA rows (bsr_values_rows128_map, rows128_map; 128-byte swizzle) where
+// their own rows are shorter: TMA moves a box row by row, and a row of 32 or 64 bytes is a request
+// of its own. A's blocks are contiguous, so at C = 16 / 32 a block loads as R * C / 64 whole
+// 128-byte rows instead of R short ones; a packed B (ld == width: its slice under a block is
+// contiguous) at width 16 / 32 as C * width / 64 rows instead of C. 32 x 32 at N = 16: 16 + 8
+// requests a block instead of 32 + 32 (H200, perf_log entry 59: 32 x 32 +3-11%, 64 x 64 -2 to +5%
+// at N = 16). At width 64, where B's slices are 128-byte rows already and twice A's bytes, packed A
+// read 0.995 of A's 64-byte rows (12 cases, two calls; 64 x 64 controls 1.003): not applied there.
 // A block (and a B slice) must span whole 1024-byte swizzle periods, so that the consumer's
 // per-lane swizzle key holds for every block of a stage.
 constexpr bool a_rows_packed(int R, int C, int width) {
