@@ -136,8 +136,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
       // active lanes (~6 instructions a box), where the loop below spends ~45 per block on the
       // window, the shuffle and two single-lane issues - which bound many small blocks (16 x 16 /
       // 16 x 32 at N = 16: +86% / +38%) and 64-wide tiles (32 x 32 at N = 64: +6-12%, with the
-      // stage box), but cost 2-5% where the stream of bytes bounds (all A boxes of a stage then all B slices:
-      // perf_log entries 17 and 57). The lanes hold their block columns two stages ahead.
+      // stage box), but cost 2-5% where the stream of bytes bounds (all A boxes of a stage then
+      // all B slices: perf_log entries 17 and 57). The lanes hold their block columns two stages
+      // ahead.
       auto stage_column = [&](int s) { return lane < bps ? column(piece.kb_begin + s * bps + lane) : 0; };
       int column_next = stage_column(0), column_after = stage_column(1);
       const std::uint32_t b_lane = pinned(static_cast<std::uint32_t>(p.stage_a_bytes) + lane * b_bytes);
