@@ -114,16 +114,15 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   const int bps = blocks_per_stage(A.R, A.C, plan.width);
   p.lane_producer = lane_producer(A.R, A.C, plan.width) ? 1 : 0;
   p.a_rows_packed = a_rows_packed(A.R, A.C, plan.width) ? 1 : 0;
-  // Either way a block is box (0, 0, block) of its map: the producer does not tell them apart.
-  if (p.a_rows_packed) {
-    p.tmap_a = sm90::bsr_values_rows128_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, stand_in);
-    if (p.lane_producer)  // a full stage of blocks in one box
-      p.tmap_a_stage = sm90::bsr_values_rows128_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, stand_in, bps);
-  } else {
-    p.tmap_a = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in);
-    if (p.lane_producer)
-      p.tmap_a_stage = sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in, bps);
-  }
+  // A's blocks as 128-byte rows or as their own rows: either way a block is box (0, 0, block) of
+  // its map, so the producer does not tell them apart.
+  auto a_map = [&](int box_blocks) {
+    return p.a_rows_packed
+               ? sm90::bsr_values_rows128_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, stand_in, box_blocks)
+               : sm90::bsr_values_map(dtype_of<TIn>::value, A.values, A.nnzb, A.R, A.C, cb, stand_in, box_blocks);
+  };
+  p.tmap_a = a_map(1);
+  if (p.lane_producer) p.tmap_a_stage = a_map(bps);  // a full stage of blocks in one box
   p.b_rows_packed =
       b_rows_packed(A.C, plan.width, B.layout == Layout::row_major, B.ld, B.cols, B.rows) ? 1 : 0;
   if (p.b_rows_packed) {
