@@ -115,6 +115,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     sm90::mbar_fence_init();
   }
   __syncthreads();  // the only CTA-wide barrier: the producer warp leaves when its loads are issued
+  // The barriers' shared addresses, once: ptxas otherwise rebuilt them (S2UR of the CTA's shared
+  // window and two LEAs) inside every wait's retry loop and before every release.
+  const std::uint32_t full0 = pinned(sm90::smem_addr(full)), empty0 = pinned(sm90::smem_addr(empty));
 
   if (warp == kWarps) {  // producer: the A blocks of each stage and the B slice under each
     // Block columns come in windows of 32 (one per lane), the next window loaded a window ahead
@@ -125,11 +128,10 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     // A streams through once; B's slices are re-read by every piece with a block in that column.
     const std::uint64_t policy_a = sm90::l2_load_policy(sm90::L2Priority::evict_first);
     const std::uint64_t policy_b = sm90::l2_load_policy(sm90::L2Priority::evict_last);
-    // Shared addresses of the ring, the barriers and this lane's B slot, and B's row shift, once:
+    // Shared addresses of the ring and this lane's B slot, and B's row shift, once:
     // the producer's instructions per stage pace 64-wide tiles of small blocks (perf_log entry 59:
     // ~40 more a stage cost 18-32% at 32 x 32, N = 64).
     const std::uint32_t ring_base = pinned(ring), stage_stride = pinned(static_cast<std::uint32_t>(p.stage_bytes));
-    const std::uint32_t full0 = pinned(sm90::smem_addr(full)), empty0 = pinned(sm90::smem_addr(empty));
     const int b_shift = p.b_rows_packed ? (W == 16 ? 2 : 1) : 0;  // (b_rows_packed: W is 16 or 32)
     if (p.lane_producer) {
       // Lane j issues block j's boxes: ptxas turns the divergent issues into one loop over the
@@ -273,7 +275,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     const int count = min(bps, piece.kb_end - first);
     const std::uint32_t a_stage = ring_base + static_cast<std::uint32_t>(slot * p.stage_bytes);
     const std::uint32_t b_stage = a_stage + static_cast<std::uint32_t>(p.stage_a_bytes);
-    sm90::mbar_wait(&full[slot], (s / kStages) & 1);
+    sm90::mbar_wait(full0 + slot * 8, (s / kStages) & 1);
     // This warp's k16 steps of the stage: those whose index along the piece is kgroup modulo
     // kgroups (a fixed order: bitwise reproducible).
     const int step0 = (first - piece.kb_begin) << log_ksteps;
@@ -302,7 +304,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
       }
     }
     __syncwarp();
-    if (lane == 0) sm90::mbar_arrive(&empty[slot]);  // this warp is done reading the slot
+    if (lane == 0) sm90::mbar_arrive(empty0 + slot * 8);  // this warp is done reading the slot
   }
 
   // From here on only the consumer warps synchronise (named barrier 1). Every load of the piece
