@@ -24,10 +24,22 @@ constexpr int kThreads = 32 * (kWarps + 1);
 constexpr int min_ctas_per_sm(int warp_n_tiles) { return warp_n_tiles >= 8 ? 2 : 3; }
 // TMA ring depth: kStages - 1 stages are in flight while one is computed. Deeper rings (6 or 8
 // stages of 32 x 32 / 64 x 64 blocks at N = 64, two CTAs per SM) ran no faster (perf_log entries
-// 17 and 58): the stream is not short of bytes in flight.
+// 17 and 58); with three CTAs per SM there is no shared memory for more stages, but larger ones
+// gained where they were small (kWideMinBlocks, entry 60).
 constexpr int kStages = 4;
 // Small blocks share a stage so that each stage moves about this many bytes (A + B slice).
 constexpr int kStageTargetBytes = 16384;
+// ... but at width 64 at least kWideMinBlocks where that many fit in kStageMaxBytes, the most that
+// keeps three CTAs per SM (their rings of 4 x 18 KiB, the 1 KiB alignment slack and the 1 KiB the
+// GPU reserves per CTA: 3 x 74 KiB within the SM's 228 KiB): 32 x 32 blocks with their 64-wide
+// slices (6 KiB) take three a stage instead of two. Their stream was short of bytes in flight - ncu:
+// the producer waited for a free slot at nearly every stage while the consumers waited for data -
+// and three gained 3-11% (H200, perf_log entry 60). Elsewhere larger stages measured mixed: 18 KiB
+// for every shape lost 2-4% at 16 x 32, N = 16 and 32 x 16, N = 64; three 6 KiB blocks a stage at
+// narrower widths gained 2-4% at 16 x 64 (width 32), -2 to +4% at 64 x 32 (width 32) and lost 1-2%
+// at 32 x 64 (width 16).
+constexpr int kStageMaxBytes = 18432;
+constexpr int kWideMinBlocks = 3;
 constexpr int kMaxBlocksPerStage = 16;
 
 // Pieces: the average row is cut into max(1, resident / block_rows) pieces, so that the pieces
@@ -71,7 +83,9 @@ constexpr int tile_width(int n) { return n <= 16 ? 16 : n <= 32 ? 32 : 64; }
 // Stored blocks per stage for R x C blocks and a tile `width` wide.
 constexpr int blocks_per_stage(int R, int C, int width) {
   const int bytes = 2 * (R * C + C * width);
-  return std::clamp(kStageTargetBytes / bytes, 1, kMaxBlocksPerStage);
+  const int blocks = std::clamp(kStageTargetBytes / bytes, 1, kMaxBlocksPerStage);
+  const bool wide_min = width == 64 && blocks < kWideMinBlocks && kWideMinBlocks * bytes <= kStageMaxBytes;
+  return wide_min ? kWideMinBlocks : blocks;
 }
 
 // The producer warp issues a stage's boxes one lane per block, a full stage's A blocks as one box,
