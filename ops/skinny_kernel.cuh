@@ -1,9 +1,9 @@
 // The skinny BSR x dense GEMM kernel: C = alpha * A_bsr * B + beta * C for N <= 64 (a tile of
 // 16, 32 or 64 columns covers all of N), where the product is bound by streaming A's blocks, not
-// by math. One CTA per piece of a block row (sm90::build_pieces), eight consumer warps and one
-// producer warp:
+// by math. One CTA per piece of a block row (sm90::build_pieces), eight consumer warps and two
+// producer warps that take alternate stages:
 //
-// - Loads: the producer's first lane issues, per stored block, one TMA box of A (two for
+// - Loads: a producer's first lane issues, per stored block, one TMA box of A (two for
 //   128-wide blocks) and one of the C x width slice of B under its block column (zero-filled past
 //   K and N by TMA) into a kStages-deep ring on mbarriers (full: transaction bytes; empty: one
 //   arrival per consumer warp). Small blocks share a stage (blocks_per_stage). Where the issue
@@ -119,10 +119,16 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
   // window and two LEAs) inside every wait's retry loop and before every release.
   const std::uint32_t full0 = pinned(sm90::smem_addr(full)), empty0 = pinned(sm90::smem_addr(empty));
 
-  if (warp == kWarps) {  // producer: the A blocks of each stage and the B slice under each
-    // Block columns come in windows of 32 (one per lane), the next window loaded a window ahead
-    // (no load on the issue path). A and B boxes go out block by block: issuing a stage's A boxes
-    // first measured 8-45% slower (perf_log entry 17).
+  if (warp >= kWarps) {  // producers: the A blocks of each stage and the B slice under each
+    // Producer warp pw issues stages pw, pw + P, ...: one thread issues only ~5.4 TMA boxes a
+    // microsecond (perf_log entry 60 part 10). A slot's stages all belong to one warp (P divides
+    // kStages), so each warp waits on its own slots. The lanes hold a stage's block columns (one
+    // each; kMaxBlocksPerStage <= 32) two of the warp's stages ahead: no load on the issue path.
+    // A and B boxes go out block by block: issuing a stage's A boxes first measured 8-45% slower
+    // (perf_log entry 17).
+    const int pw = warp - kWarps;
+    constexpr int P = kProducerWarps;
+    static_assert(kStages % P == 0, "a slot's stages belong to one producer warp");
     const int kb_end = piece.kb_end;
     auto column = [&](int kb) { return kb < kb_end ? __ldg(p.col_idx + kb) : 0; };
     // A streams through once; B's slices are re-read by every piece with a block in that column.
@@ -133,27 +139,26 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     // ~40 more a stage cost 18-32% at 32 x 32, N = 64).
     const std::uint32_t ring_base = pinned(ring), stage_stride = pinned(static_cast<std::uint32_t>(p.stage_bytes));
     const int b_shift = p.b_rows_packed ? (W == 16 ? 2 : 1) : 0;  // (b_rows_packed: W is 16 or 32)
+    auto stage_column = [&](int s) { return lane < bps ? column(piece.kb_begin + s * bps + lane) : 0; };
     if (p.lane_producer) {
       // Lane j issues block j's boxes: ptxas turns the divergent issues into one loop over the
-      // active lanes (~6 instructions a box), where the loop below spends ~45 per block on the
-      // window, the shuffle and two single-lane issues - which bound many small blocks (16 x 16 /
-      // 16 x 32 at N = 16: +86% / +38%) and 64-wide tiles (32 x 32 at N = 64: +6-12%, with the
-      // stage box), but cost 2-5% where the stream of bytes bounds (all A boxes of a stage then
-      // all B slices: perf_log entries 17 and 57). The lanes hold their block columns two stages
-      // ahead.
-      auto stage_column = [&](int s) { return lane < bps ? column(piece.kb_begin + s * bps + lane) : 0; };
-      int column_next = stage_column(0), column_after = stage_column(1);
+      // active lanes (~6 instructions a box), where the loop below spent ~45 per block on the
+      // column window, the shuffle and two single-lane issues (entry 57) - which bound many small
+      // blocks (16 x 16 / 16 x 32 at N = 16: +86% / +38%) and 64-wide tiles (32 x 32 at N = 64:
+      // +6-12%, with the stage box), but cost 2-5% where the stream of bytes bounds (all A boxes
+      // of a stage then all B slices: perf_log entries 17 and 57).
+      int column_next = stage_column(pw), column_after = stage_column(pw + P);
       const std::uint32_t b_lane = pinned(static_cast<std::uint32_t>(p.stage_a_bytes) + lane * b_bytes);
       const std::uint32_t a_lane = pinned(lane * a_bytes);
       static_assert((kStages & (kStages - 1)) == 0, "a power-of-two ring");
-      int first = piece.kb_begin;
-      for (int s = 0; s < nstages; ++s, first += bps) {
+      int first = piece.kb_begin + pw * bps;
+      for (int s = pw; s < nstages; s += P, first += P * bps) {
         const std::uint32_t slot = static_cast<std::uint32_t>(s) & (kStages - 1);
         const std::uint32_t phase = (static_cast<std::uint32_t>(s) / kStages) & 1;
         const int count = min(bps, kb_end - first);
         const int col = column_next;
         column_next = column_after;
-        column_after = stage_column(s + 2);
+        column_after = stage_column(s + 2 * P);
         sm90::mbar_wait(empty0 + slot * 8, phase ^ 1);  // a fresh barrier passes parity 1
         const std::uint32_t a_dst = ring_base + slot * stage_stride, bar = full0 + slot * 8;
         if (lane == 0) sm90::mbar_arrive_expect_tx(bar, static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
@@ -168,24 +173,20 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
       }
       return;
     }
-    int window_begin = piece.kb_begin;
-    int window = column(window_begin + lane);
-    int next_window = column(window_begin + 32 + lane);
-    for (int s = 0; s < nstages; ++s) {
+    int column_next = stage_column(pw), column_after = stage_column(pw + P);
+    for (int s = pw; s < nstages; s += P) {
       const int slot = s % kStages;
       const int first = piece.kb_begin + s * bps;
       const int count = min(bps, kb_end - first);
       sm90::mbar_wait(empty0 + slot * 8, ((s / kStages) & 1) ^ 1);  // a fresh barrier passes parity 1
       const std::uint32_t a_dst = ring_base + slot * stage_stride, bar = full0 + slot * 8;
       const std::uint32_t b_dst = a_dst + p.stage_a_bytes;
+      const int col = column_next;
+      column_next = column_after;
+      column_after = stage_column(s + 2 * P);
       if (lane == 0) sm90::mbar_arrive_expect_tx(bar, static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
       for (int blk = 0; blk < count; ++blk) {
-        if (first + blk - window_begin == 32) {  // (warp-uniform)
-          window_begin += 32;
-          window = next_window;
-          next_window = column(window_begin + 32 + lane);
-        }
-        const int k0 = __shfl_sync(0xffffffffu, window, first + blk - window_begin) * C;
+        const int k0 = __shfl_sync(0xffffffffu, col, blk) * C;
         if (lane != 0) continue;
         load_a_blocks(p, &p.tmap_a, a_dst + blk * a_bytes, bar, first + blk, cb, policy_a);
         load_b_slice<BColMajor, W>(p, b_dst + blk * b_bytes, bar, k0, C, cb, b_shift, policy_b);

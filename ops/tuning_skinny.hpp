@@ -16,11 +16,17 @@ namespace bsrflow::skinny {
 // rows, so it runs latency-bound on a fraction of the SMs.
 constexpr int kMaxN = 64;
 
-// Eight consumer warps (math) and one producer warp whose first lane issues the TMA loads.
+// Eight consumer warps (math) and two producer warps that take alternate stages and issue their
+// TMA loads. One thread issues only ~5.4 TMA boxes a microsecond whatever their size, and the rate
+// scales with the issuing threads (perf_log entry 60 part 10). H200, against one producer warp
+// (entry 60 part 11): 32 x 32 at N = 16 (one lane issues ten boxes a stage) +5-17%, 64 x 64 within
+// 1.3%; where the lanes issue (lane_producer) -4 to +6% (32 x 32 at 11008 x 64 x 4096 -3.4%) -
+// one warp for those is the next step (docs/benchmarks/h200-2026-11-28-s38/patches).
 constexpr int kWarps = 8;
-constexpr int kThreads = 32 * (kWarps + 1);
-// Registers capped for three CTAs per SM (72 per thread), as many as ~64 KiB rings fit; a warp
-// with a 64-wide row of tiles (32 accumulators per thread) would spill there and keeps two (112).
+constexpr int kProducerWarps = 2;
+constexpr int kThreads = 32 * (kWarps + kProducerWarps);
+// Registers capped for three CTAs per SM (64 per thread), as many as ~64 KiB rings fit; a warp
+// with a 64-wide row of tiles (32 accumulators per thread) would spill there and keeps two (96).
 constexpr int min_ctas_per_sm(int warp_n_tiles) { return warp_n_tiles >= 8 ? 2 : 3; }
 // TMA ring depth: kStages - 1 stages are in flight while one is computed. Deeper rings (6 or 8
 // stages of 32 x 32 / 64 x 64 blocks at N = 64, two CTAs per SM) ran no faster (perf_log entries

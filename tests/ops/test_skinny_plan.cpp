@@ -162,6 +162,11 @@ TEST_CASE("skinny plan: which plans issue their loads one lane per block", "[ops
         CHECK(skinny::blocks_per_stage(R, C, w) <= 32);  // one lane per block
         CHECK(skinny::blocks_per_stage(R, C, w) <= 256);  // TMA box dimension
       }
+  // Either producer path: a producer warp's lanes hold a stage's block columns, one each.
+  for (int R : {16, 32, 64, 128})
+    for (int C : {16, 32, 64, 128})
+      for (int w : {16, 32, 64}) CHECK(skinny::blocks_per_stage(R, C, w) <= 32);
+  CHECK(skinny::kStages % skinny::kProducerWarps == 0);  // a slot's stages belong to one producer warp
 }
 
 TEST_CASE("skinny plan: which operands load as 128-byte rows", "[ops][skinny]") {
