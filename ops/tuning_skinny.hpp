@@ -19,9 +19,9 @@ constexpr int kMaxN = 64;
 // Eight consumer warps (math) and two producer warps that take alternate stages and issue their
 // TMA loads. One thread issues only ~5.4 TMA boxes a microsecond whatever their size, and the rate
 // scales with the issuing threads (perf_log entry 60 part 10). H200, against one producer warp
-// (entry 60 part 11): 32 x 32 at N = 16 (one lane issues ten boxes a stage) +5-17%, 64 x 64 within
-// 1.3%; where the lanes issue (lane_producer) -4 to +6% (32 x 32 at 11008 x 64 x 4096 -3.4%) -
-// one warp for those is the next step (docs/benchmarks/h200-2026-11-28-s38/patches).
+// (entry 60 part 11): 32 x 32 at N = 16 (one lane issues ten boxes a stage) +6-17%, 64 x 64 -2 to
+// 0%; where the lanes issue (lane_producer) -5 to +6% (32 x 32 at 11008 x 64 x 4096 -3%) - one
+// warp for those is the next step (docs/benchmarks/h200-2026-11-28-s38/patches).
 constexpr int kWarps = 8;
 constexpr int kProducerWarps = 2;
 constexpr int kThreads = 32 * (kWarps + kProducerWarps);
