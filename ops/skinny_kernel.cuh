@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     }
     sm90::mbar_fence_init();
   }
-  __syncthreads();  // the only CTA-wide barrier: the producer warp leaves when its loads are issued
+  __syncthreads();  // the only CTA-wide barrier: the producer warps leave when their loads are issued
   // The barriers' shared addresses, once: ptxas otherwise rebuilt them (S2UR of the CTA's shared
   // window and two LEAs) inside every wait's retry loop and before every release.
   const std::uint32_t full0 = pinned(sm90::smem_addr(full)), empty0 = pinned(sm90::smem_addr(empty));
