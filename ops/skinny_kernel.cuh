@@ -140,28 +140,29 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
     const std::uint32_t ring_base = pinned(ring), stage_stride = pinned(static_cast<std::uint32_t>(p.stage_bytes));
     const int b_shift = p.b_rows_packed ? (W == 16 ? 2 : 1) : 0;  // (b_rows_packed: W is 16 or 32)
     auto stage_column = [&](int s) { return lane < bps ? column(piece.kb_begin + s * bps + lane) : 0; };
-    if (p.lane_producer) {
-      // Lane j issues block j's boxes: ptxas turns the divergent issues into one loop over the
-      // active lanes (~6 instructions a box), where the loop below spent ~45 per block on the
-      // column window, the shuffle and two single-lane issues (entry 57) - which bound many small
-      // blocks (16 x 16 / 16 x 32 at N = 16: +86% / +38%) and 64-wide tiles (32 x 32 at N = 64:
-      // +6-12%, with the stage box), but cost 2-5% where the stream of bytes bounds (all A boxes
-      // of a stage then all B slices: perf_log entries 17 and 57).
-      int column_next = stage_column(pw), column_after = stage_column(pw + P);
-      const std::uint32_t b_lane = pinned(static_cast<std::uint32_t>(p.stage_a_bytes) + lane * b_bytes);
-      const std::uint32_t a_lane = pinned(lane * a_bytes);
-      static_assert((kStages & (kStages - 1)) == 0, "a power-of-two ring");
-      int first = piece.kb_begin + pw * bps;
-      for (int s = pw; s < nstages; s += P, first += P * bps) {
-        const std::uint32_t slot = static_cast<std::uint32_t>(s) & (kStages - 1);
-        const std::uint32_t phase = (static_cast<std::uint32_t>(s) / kStages) & 1;
-        const int count = min(bps, kb_end - first);
-        const int col = column_next;
-        column_next = column_after;
-        column_after = stage_column(s + 2 * P);
-        sm90::mbar_wait(empty0 + slot * 8, phase ^ 1);  // a fresh barrier passes parity 1
-        const std::uint32_t a_dst = ring_base + slot * stage_stride, bar = full0 + slot * 8;
-        if (lane == 0) sm90::mbar_arrive_expect_tx(bar, static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
+    // Lane j holds block j's column and, where the lanes issue (lane_producer), issues block j's
+    // boxes: ptxas turns the divergent issues into one loop over the active lanes (~6 instructions
+    // a box), where one lane spent ~45 per block on a column window, a shuffle and two single-lane
+    // issues (entry 57) - which bound many small blocks (16 x 16 / 16 x 32 at N = 16: +86% /
+    // +38%) and 64-wide tiles (32 x 32 at N = 64: +6-12%, with the stage box), but cost 2-5% where
+    // the stream of bytes bounds (all A boxes of a stage then all B slices: perf_log entries 17
+    // and 57), so the other plans issue from lane 0, block by block.
+    int column_next = stage_column(pw), column_after = stage_column(pw + P);
+    const std::uint32_t b_lane = pinned(static_cast<std::uint32_t>(p.stage_a_bytes) + lane * b_bytes);
+    const std::uint32_t a_lane = pinned(lane * a_bytes);
+    static_assert((kStages & (kStages - 1)) == 0, "a power-of-two ring");
+    int first = piece.kb_begin + pw * bps;
+    for (int s = pw; s < nstages; s += P, first += P * bps) {
+      const std::uint32_t slot = static_cast<std::uint32_t>(s) & (kStages - 1);
+      const std::uint32_t phase = (static_cast<std::uint32_t>(s) / kStages) & 1;
+      const int count = min(bps, kb_end - first);
+      const int col = column_next;
+      column_next = column_after;
+      column_after = stage_column(s + 2 * P);
+      sm90::mbar_wait(empty0 + slot * 8, phase ^ 1);  // a fresh barrier passes parity 1
+      const std::uint32_t a_dst = ring_base + slot * stage_stride, bar = full0 + slot * 8;
+      if (lane == 0) sm90::mbar_arrive_expect_tx(bar, static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
+      if (p.lane_producer) {
         __syncwarp();
         // A full stage's blocks are consecutive in A's values: one box (C <= 64, the plan's rule).
         if (count == bps) {
@@ -170,26 +171,14 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
           sm90::tma_load_3d(a_dst + a_lane, &p.tmap_a, bar, 0, 0, first + lane, policy_a);
         }
         if (lane < count) load_b_slice<BColMajor, W>(p, a_dst + b_lane, bar, col * C, C, cb, b_shift, policy_b);
+        continue;
       }
-      return;
-    }
-    int column_next = stage_column(pw), column_after = stage_column(pw + P);
-    for (int s = pw; s < nstages; s += P) {
-      const int slot = s % kStages;
-      const int first = piece.kb_begin + s * bps;
-      const int count = min(bps, kb_end - first);
-      sm90::mbar_wait(empty0 + slot * 8, ((s / kStages) & 1) ^ 1);  // a fresh barrier passes parity 1
-      const std::uint32_t a_dst = ring_base + slot * stage_stride, bar = full0 + slot * 8;
-      const std::uint32_t b_dst = a_dst + p.stage_a_bytes;
-      const int col = column_next;
-      column_next = column_after;
-      column_after = stage_column(s + 2 * P);
-      if (lane == 0) sm90::mbar_arrive_expect_tx(bar, static_cast<std::uint32_t>(count) * (a_bytes + b_bytes));
       for (int blk = 0; blk < count; ++blk) {
         const int k0 = __shfl_sync(0xffffffffu, col, blk) * C;
         if (lane != 0) continue;
+        const std::uint32_t b_dst = a_dst + static_cast<std::uint32_t>(p.stage_a_bytes) + blk * b_bytes;
         load_a_blocks(p, &p.tmap_a, a_dst + blk * a_bytes, bar, first + blk, cb, policy_a);
-        load_b_slice<BColMajor, W>(p, b_dst + blk * b_bytes, bar, k0, C, cb, b_shift, policy_b);
+        load_b_slice<BColMajor, W>(p, b_dst, bar, k0, C, cb, b_shift, policy_b);
       }
     }
     return;

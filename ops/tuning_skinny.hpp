@@ -20,8 +20,9 @@ constexpr int kMaxN = 64;
 // TMA loads. One thread issues only ~5.4 TMA boxes a microsecond whatever their size, and the rate
 // scales with the issuing threads (perf_log entry 60 part 10). H200, against one producer warp
 // (entry 60 part 11): 32 x 32 at N = 16 (one lane issues ten boxes a stage) +6-17%, 64 x 64 -2 to
-// 0%; where the lanes issue (lane_producer) -5 to +6% (32 x 32 at 11008 x 64 x 4096 -3%) - one
-// warp for those is the next step (docs/benchmarks/h200-2026-11-28-s38/patches).
+// 0%; where the lanes issue (lane_producer) -5 to +6%. One warp for the lane-producer plans only
+// (entry 61, another unit, three rounds) lost up to 10% there (16 x 16 at N = 64 0.904, 16 x 32
+// 0.924, 32 x 32 at 4096 x 64 x 11008, 50% 0.958) and gained at most 2.3%: two for every plan.
 constexpr int kWarps = 8;
 constexpr int kProducerWarps = 2;
 constexpr int kThreads = 32 * (kWarps + kProducerWarps);
