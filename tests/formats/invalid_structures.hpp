@@ -97,6 +97,15 @@ inline std::vector<Invalid<HostBsr<float>>> invalid_bsrs() {
   return cases;
 }
 
+// A case whose shapes and array sizes hold (zero-fill padding), so that it uploads as a Bsr and
+// only its pattern - row_ptr, col_idx - is broken: what a GPU conversion must find itself.
+inline bool pattern_only_broken(const Invalid<HostBsr<float>>& c) {
+  const HostBsr<float>& m = c.matrix;
+  return c.padding == Padding::zero_fill && m.rows >= 0 && m.cols >= 0 && m.R > 0 && m.C > 0 &&
+         m.row_ptr.size() == static_cast<std::size_t>(m.block_rows()) + 1 &&
+         m.values.size() == static_cast<std::size_t>(m.nnzb() * m.R * m.C);
+}
+
 // 3 x 4 with a duplicate (0, 1) — duplicates are valid COO.
 inline HostCoo<float> valid_coo() { return {3, 4, {0, 2, 0, 1}, {1, 3, 1, 0}, {1, 2, 3, 4}}; }
 

@@ -127,6 +127,33 @@ class CapturedGraph {
   cudaGraphExec_t exec_ = nullptr;
 };
 
+// The numeric phase of a conversion whose symbolic phase is done (`conversion.numeric(in, stream)`
+// fills `conversion.output()`): captured in a CUDA Graph with no allocation, copy or host node, then
+// replayed three times, each with new input values (`refill(replay)` writes them into the host
+// input, `in` gets them, `expected()` converts it on the host) into a poisoned output; then two
+// eager runs on the last values, which must give the same bits.
+template <class Conversion, class T, class Refill, class Expected>
+void check_numeric_replays(Conversion& conversion, DeviceBuffer<T>& in, const std::vector<T>& host_values,
+                           Refill&& refill, Expected&& expected, cudaStream_t stream) {
+  const CapturedGraph graph(stream, [&](cudaStream_t s) { conversion.numeric(in.data(), s); });
+  CHECK(graph.foreign_nodes().empty());
+  for (int replay = 0; replay < 3; ++replay) {
+    refill(replay);
+    in.copy_from_host(host_values, stream);
+    conversion.output().values().fill_bytes(0xFF, stream);
+    graph.launch(stream);
+    check_same(conversion.output().to_host(stream), expected());
+  }
+  auto eager = [&] {
+    conversion.output().values().fill_bytes(0xFF, stream);
+    conversion.numeric(in.data(), stream);
+    return conversion.output().values().to_host(stream);
+  };
+  const std::vector<T> first = eager();
+  const std::vector<T> second = eager();
+  BSRFLOW_CHECK_SAME_BITS(second, first);
+}
+
 // ---- BSR inputs ----------------------------------------------------------------------------
 
 template <class T>

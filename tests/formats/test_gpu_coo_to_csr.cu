@@ -177,26 +177,8 @@ TEMPLATE_TEST_CASE("coo_to_csr numeric phase replays from a CUDA Graph and is de
   CooToCsr<T> conversion(std::as_const(coo).view(), stream);
   free_now(coo.row_idx(), stream);
   free_now(coo.col_idx(), stream);
-  DeviceBuffer<T>& in = coo.values();
 
-  SECTION("captured and replayed with new values") {
-    const CapturedGraph graph(stream, [&](cudaStream_t s) { conversion.numeric(in.data(), s); });
-    CHECK(graph.foreign_nodes().empty());
-    for (int replay = 0; replay < 3; ++replay) {
-      h.values = fresh_values<T>(h.values.size(), 200 + replay);
-      in.copy_from_host(h.values, stream);
-      conversion.output().values().fill_bytes(0xFF, stream);
-      graph.launch(stream);
-      check_same(conversion.output().to_host(stream), host::coo_to_csr(h));
-    }
-  }
-  SECTION("two runs give the same bits") {
-    conversion.output().values().fill_bytes(0xFF, stream);
-    conversion.numeric(in.data(), stream);
-    const std::vector<T> first = conversion.output().values().to_host(stream);
-    conversion.output().values().fill_bytes(0xFF, stream);
-    conversion.numeric(in.data(), stream);
-    const std::vector<T> second = conversion.output().values().to_host(stream);
-    BSRFLOW_CHECK_SAME_BITS(second, first);
-  }
+  check_numeric_replays(
+      conversion, coo.values(), h.values, [&](int replay) { h.values = fresh_values<T>(h.values.size(), 200 + replay); },
+      [&] { return host::coo_to_csr(h); }, stream);
 }
