@@ -1,8 +1,10 @@
 # Writes OUTPUT, a header that defines BSRFLOW_GIT_COMMIT as the commit the apps are being built
-# from: the short hash of SOURCE_DIR's HEAD, plus "-dirty" when tracked files have uncommitted
-# changes; "unknown" without git (GIT_EXECUTABLE empty), when SOURCE_DIR is not the top of a git
-# checkout (a tarball unpacked inside some other repository must not report that one's HEAD), or
-# when git fails.
+# from: the short hash of SOURCE_DIR's HEAD, plus "-dirty.<d>" when tracked files have uncommitted
+# changes, d the first 7 hex digits of the SHA-1 of `git diff --no-color --no-ext-diff HEAD` - so
+# that a report from an experiment build names its patch (`git diff HEAD > x.patch` hashes the
+# same: sha1sum x.patch); "unknown" without git (GIT_EXECUTABLE empty), when SOURCE_DIR is not the
+# top of a git checkout (a tarball unpacked inside some other repository must not report that
+# one's HEAD), or when git fails.
 #
 #   cmake -DGIT_EXECUTABLE=... -DSOURCE_DIR=... -DOUTPUT=... -P write_build_commit.cmake
 #
@@ -32,7 +34,16 @@ if(GIT_EXECUTABLE)
      AND hash MATCHES "^[0-9a-f]+$")
     set(commit ${hash})
     if(NOT changes STREQUAL "")
-      string(APPEND commit "-dirty")
+      execute_process(COMMAND ${GIT_EXECUTABLE} --no-optional-locks diff --no-color --no-ext-diff HEAD
+                      WORKING_DIRECTORY ${SOURCE_DIR}
+                      OUTPUT_VARIABLE diff RESULT_VARIABLE diff_failed ERROR_QUIET)
+      if(diff_failed EQUAL 0)
+        string(SHA1 diff_hash "${diff}")
+        string(SUBSTRING "${diff_hash}" 0 7 diff_hash)
+        string(APPEND commit "-dirty.${diff_hash}")
+      else()
+        string(APPEND commit "-dirty")
+      endif()
     endif()
   endif()
 endif()

@@ -7,12 +7,13 @@
 using namespace bsrflow::bench;
 
 // The stamp is written at build time by apps/common/write_build_commit.cmake: git's short hash of
-// HEAD (7 to 40 hex digits), "-dirty" when tracked files had uncommitted changes, or "unknown"
-// where git could not tell. Anything else in a report's "commit" field would be a wrong answer.
-TEST_CASE("build_commit is a short git hash, optionally -dirty, or unknown", "[apps]") {
+// HEAD (7 to 40 hex digits), "-dirty.<7 hex digits of the diff's SHA-1>" when tracked files had
+// uncommitted changes ("-dirty" alone if git gave no diff), or "unknown" where git could not tell.
+// Anything else in a report's "commit" field would be a wrong answer.
+TEST_CASE("build_commit is a short git hash, optionally -dirty with the diff's hash, or unknown", "[apps]") {
   const std::string commit = build_commit();
   INFO("build_commit() = '" << commit << "'");
-  CHECK((commit == "unknown" || std::regex_match(commit, std::regex("^[0-9a-f]{7,40}(-dirty)?$"))));
+  CHECK((commit == "unknown" || std::regex_match(commit, std::regex("^[0-9a-f]{7,40}(-dirty(\\.[0-9a-f]{7})?)?$"))));
 }
 
 TEST_CASE("stamp adds the run info's device, date and commit to a record", "[apps]") {
