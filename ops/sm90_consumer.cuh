@@ -180,16 +180,19 @@ __device__ __forceinline__ void release_stage(std::uint64_t* empty, int cluster,
 }
 
 // Tells the fix-up kernel that this warpgroup's part of a partial tile of split tile `split` is in
-// global memory (split_ready[split] += 1, release). Run by all 128 threads of the warpgroup: their
-// own stores (the general epilogue) and the issuer's TMA stores are complete first.
-__device__ __forceinline__ void signal_split(const GemmParams& p, int split, int wg, bool issuer) {
-  __threadfence();
-  named_barrier_sync(1 + wg, 128);
+// global memory (split_ready[split] += 1, release at GPU scope). Called by all 128 threads of the
+// warpgroup. TMA-stored partials (`tma_partials`) are the issuer's bulk groups: its wait for their
+// completion and the proxy fence order them before its release, and no other thread wrote any.
+// Partials stored by every thread (the generic and swap-AB epilogues) are ordered before it by the
+// warpgroup's barrier (release is cumulative over what the barrier ordered). One release by one
+// thread: a __threadfence by each thread, a barrier and a second fence measured 0.3% slower at 128
+// power-law and 1.7% at 4096^3 (perf_log entry 63).
+__device__ __forceinline__ void signal_split(const GemmParams& p, int split, int wg, bool issuer, bool tma_partials) {
+  if (!tma_partials) named_barrier_sync(1 + wg, 128);
   if (issuer) {
     bulk_wait_group<0>();  // the TMA stores have written global memory, not only read the buffers
     fence_proxy_async_global();
-    __threadfence();
-    atomicAdd(p.split_ready + split, 1);
+    red_add_release_gpu(p.split_ready + split, 1);
   }
 }
 
@@ -197,6 +200,7 @@ __device__ __forceinline__ void signal_split(const GemmParams& p, int split, int
 template <class K>
 __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop& loop, int wg, int warp, int lane) {
   const bool releaser = warp == 0 && lane == 0;  // one arrival per warpgroup on empty[]
+  const bool tma_partials = K::kTmaPartials && p.tma_partials != 0;  // split pieces' partials: TMA stores
   int stage = 0;
   std::uint32_t phase = 0;
   Accumulators<K> acc;                    // this warpgroup's part of the tile (per group row)
@@ -292,7 +296,7 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
     // reach global memory: waiting for it costs nothing now. Signalling a few stages into the loop
     // instead stalled the MMAs and measured slower (perf_log entry 35).
     if (pending_split >= 0) {
-      signal_split(p, pending_split, wg, releaser);
+      signal_split(p, pending_split, wg, releaser, tma_partials);
       pending_split = -1;
     }
     // A phantom swath (past N, odd swath count in a CTA pair) kept the pair in step; no output.
@@ -313,7 +317,7 @@ __device__ void consume(const GemmParams& p, const Ring<K>& ring, const TileLoop
     pending_split = split_here;  // a phantom swath's piece counts too: the fix-up waits for every rank
   }
   if constexpr (!K::kSwap && !K::kCopyOnly) store_held<K>(p, held, epi_bufs, wg, warp, lane, epi_count);
-  if (pending_split >= 0) signal_split(p, pending_split, wg, releaser);
+  if (pending_split >= 0) signal_split(p, pending_split, wg, releaser, tma_partials);
   // TMA stores still reading the staging buffers must finish before the CTA's shared memory goes.
   if (releaser) bulk_wait_group<0>();
 }

@@ -217,6 +217,13 @@ __device__ __forceinline__ int atomic_add_acq_rel_gpu(int* counter, int v) {
   return old;
 }
 
+// Adds `v` to the global `counter` at GPU scope with release semantics (no result): what this thread
+// wrote before, and what a CTA barrier ordered before it, is visible to a GPU-scope acquire that
+// reads the sum.
+__device__ __forceinline__ void red_add_release_gpu(int* counter, int v) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;\n" ::"l"(counter), "r"(v) : "memory");
+}
+
 // ---- Programmatic dependent launch ----------------------------------------------------------------
 
 // This CTA lets a grid launched after it with programmatic stream serialization start (once every
