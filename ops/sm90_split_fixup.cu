@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bsrflow/core/error.hpp"
+#include "bsrflow/ops/sm90_epilogue.cuh"  // load4_as_float, store4_from_float, load_as_float, store_from_float
 #include "bsrflow/ops/sm90_tma.cuh"
 
 namespace bsrflow::sm90 {
@@ -15,21 +16,6 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kVec = 4;  // columns per thread (N is a multiple of 8 on this path)
-
-__device__ float load_out(const void* c, std::int64_t i, DType t) {
-  switch (t) {
-    case DType::f32: return static_cast<const float*>(c)[i];
-    case DType::f16: return __half2float(static_cast<const __half*>(c)[i]);
-    default: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
-  }
-}
-__device__ void store_out(void* c, std::int64_t i, DType t, float v) {
-  switch (t) {
-    case DType::f32: static_cast<float*>(c)[i] = v; break;
-    case DType::f16: static_cast<__half*>(c)[i] = __float2half_rn(v); break;
-    default: static_cast<__nv_bfloat16*>(c)[i] = __float2bfloat16_rn(v); break;
-  }
-}
 
 // Until split tile `entry` has all its partial tiles in global memory (the GEMM kernel, which may
 // still be running, signals each part); one thread spins, the CTA follows.
@@ -82,13 +68,26 @@ __device__ void reduce_item(const FixupParams& p, const SplitTile& s, int r0, in
     sum[2] += a.z;
     sum[3] += a.w;
   }
+  if (!p.c_col_major) {
+    // The four columns are adjacent in C: one vector (the plan requires N % 8 == 0, ldc % 8 == 0
+    // and a 16-byte aligned C, and gc is a multiple of 4). Four scalar 16-bit stores per thread
+    // were four store instructions and L2 requests for the same 8 bytes.
+    const std::int64_t off = gr * p.ldc + gc;
+    float4 out = make_float4(p.alpha * sum[0], p.alpha * sum[1], p.alpha * sum[2], p.alpha * sum[3]);
+    if (p.beta != 0.0f) {
+      const float4 old = load4_as_float(p.c, off, p.out);
+      out.x += p.beta * old.x, out.y += p.beta * old.y, out.z += p.beta * old.z, out.w += p.beta * old.w;
+    }
+    store4_from_float(p.c, off, p.out, out);
+    return;
+  }
 #pragma unroll
   for (int v = 0; v < kVec; ++v) {
     if (gc + v >= p.n) break;
-    const std::int64_t off = p.c_col_major ? (gc + v) * p.ldc + gr : gr * p.ldc + gc + v;
+    const std::int64_t off = (gc + v) * p.ldc + gr;
     float out = p.alpha * sum[v];
-    if (p.beta != 0.0f) out += p.beta * load_out(p.c, off, p.out);
-    store_out(p.c, off, p.out, out);
+    if (p.beta != 0.0f) out += p.beta * load_as_float(p.c, off, p.out);
+    store_from_float(p.c, off, p.out, out);
   }
 }
 

@@ -289,6 +289,13 @@ TEST_CASE("sm90 GEMM: the tuned plan is exact on hostile patterns", "[ops][sm90]
       c.beta = 1.0f;
       c.c_layout = Layout::col_major;
       check_exact<__half, __half>(c, automatic);
+      {  // the fix-up's row-major vectors reading C (beta != 0), f32 and bf16 out
+        Case rows = c;
+        rows.c_layout = Layout::row_major;
+        rows.beta = -3.0f;
+        check_exact<__half, float>(rows, automatic);
+        check_exact<__nv_bfloat16, __nv_bfloat16>(rows, automatic);
+      }
       GemmOptions no_split = automatic;
       no_split.split_long_rows = false;
       check_exact<__half, float>(c, no_split);
