@@ -99,6 +99,20 @@ __device__ __forceinline__ void store4_from_float(void* base, std::int64_t i, DT
   }
 }
 
+// C's update where beta may be non-zero: v + beta * what is at base[i] (read only when beta != 0),
+// stored there in dtype t - one element, or four consecutive ones (i a multiple of 4).
+__device__ __forceinline__ void update_from_float(void* base, std::int64_t i, DType t, float v, float beta) {
+  if (beta != 0.0f) v += beta * load_as_float(base, i, t);
+  store_from_float(base, i, t, v);
+}
+__device__ __forceinline__ void update4_from_float(void* base, std::int64_t i, DType t, float4 v, float beta) {
+  if (beta != 0.0f) {
+    const float4 old = load4_as_float(base, i, t);
+    v.x += beta * old.x, v.y += beta * old.y, v.z += beta * old.z, v.w += beta * old.w;
+  }
+  store4_from_float(base, i, t, v);
+}
+
 // Where a staged chunk goes: element (r, c) of the chunk is (row0 + r, col0 + c) of a matrix
 // of `rows` x `cols` stored at `ptr` with leading dimension `ld`.
 struct OutTarget {
@@ -118,7 +132,6 @@ struct OutTarget {
 // warpgroup. chunk_rows and chunk_cols are multiples of 4; cols of the target a multiple of 4.
 __device__ __forceinline__ void copy_out(const float* buf, int pitch, int chunk_rows, int chunk_cols,
                                       const OutTarget& o, int tid) {
-  const bool read = o.beta != 0.0f;
   if (!o.col_major) {  // 4 consecutive columns of one row per step
     const int per_row = chunk_cols / 4;
     for (int u = tid; u < chunk_rows * per_row; u += 128) {
@@ -127,12 +140,7 @@ __device__ __forceinline__ void copy_out(const float* buf, int pitch, int chunk_
       if (gr >= o.rows || gc >= o.cols) continue;
       const float* s = buf + r * pitch + c;
       float4 v = make_float4(o.alpha * s[0], o.alpha * s[1], o.alpha * s[2], o.alpha * s[3]);
-      const std::int64_t off = gr * o.ld + gc;
-      if (read) {
-        const float4 old = load4_as_float(o.ptr, off, o.dtype);
-        v.x += o.beta * old.x, v.y += o.beta * old.y, v.z += o.beta * old.z, v.w += o.beta * old.w;
-      }
-      store4_from_float(o.ptr, off, o.dtype, v);
+      update4_from_float(o.ptr, gr * o.ld + gc, o.dtype, v, o.beta);
     }
   } else {  // 4 consecutive rows of one column per step
     const int per_col = chunk_rows / 4;
@@ -144,18 +152,10 @@ __device__ __forceinline__ void copy_out(const float* buf, int pitch, int chunk_
       float4 v = make_float4(o.alpha * s[0], o.alpha * s[pitch], o.alpha * s[2 * pitch], o.alpha * s[3 * pitch]);
       const std::int64_t off = gc * o.ld + gr;
       if (gr + 3 < o.rows) {
-        if (read) {
-          const float4 old = load4_as_float(o.ptr, off, o.dtype);
-          v.x += o.beta * old.x, v.y += o.beta * old.y, v.z += o.beta * old.z, v.w += o.beta * old.w;
-        }
-        store4_from_float(o.ptr, off, o.dtype, v);
+        update4_from_float(o.ptr, off, o.dtype, v, o.beta);
       } else {  // the M edge cuts this vector
         const float e[4] = {v.x, v.y, v.z, v.w};
-        for (int q = 0; q < 4 && gr + q < o.rows; ++q) {
-          float x = e[q];
-          if (read) x += o.beta * load_as_float(o.ptr, off + q, o.dtype);
-          store_from_float(o.ptr, off + q, o.dtype, x);
-        }
+        for (int q = 0; q < 4 && gr + q < o.rows; ++q) update_from_float(o.ptr, off + q, o.dtype, e[q], o.beta);
       }
     }
   }

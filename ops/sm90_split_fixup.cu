@@ -8,7 +8,7 @@
 #include <string>
 
 #include "bsrflow/core/error.hpp"
-#include "bsrflow/ops/sm90_epilogue.cuh"  // load4_as_float, store4_from_float, load_as_float, store_from_float
+#include "bsrflow/ops/sm90_epilogue.cuh"  // update_from_float, update4_from_float
 #include "bsrflow/ops/sm90_tma.cuh"
 
 namespace bsrflow::sm90 {
@@ -70,24 +70,15 @@ __device__ void reduce_item(const FixupParams& p, const SplitTile& s, int r0, in
   }
   if (!p.c_col_major) {
     // The four columns are adjacent in C: one vector (the plan requires N % 8 == 0, ldc % 8 == 0
-    // and a 16-byte aligned C, and gc is a multiple of 4). Four scalar 16-bit stores per thread
-    // were four store instructions and L2 requests for the same 8 bytes.
-    const std::int64_t off = gr * p.ldc + gc;
-    float4 out = make_float4(p.alpha * sum[0], p.alpha * sum[1], p.alpha * sum[2], p.alpha * sum[3]);
-    if (p.beta != 0.0f) {
-      const float4 old = load4_as_float(p.c, off, p.out);
-      out.x += p.beta * old.x, out.y += p.beta * old.y, out.z += p.beta * old.z, out.w += p.beta * old.w;
-    }
-    store4_from_float(p.c, off, p.out, out);
+    // and a 16-byte aligned C, and gc is a multiple of 4), not four scalar accesses.
+    const float4 v = make_float4(p.alpha * sum[0], p.alpha * sum[1], p.alpha * sum[2], p.alpha * sum[3]);
+    update4_from_float(p.c, gr * p.ldc + gc, p.out, v, p.beta);
     return;
   }
 #pragma unroll
   for (int v = 0; v < kVec; ++v) {
     if (gc + v >= p.n) break;
-    const std::int64_t off = (gc + v) * p.ldc + gr;
-    float out = p.alpha * sum[v];
-    if (p.beta != 0.0f) out += p.beta * load_as_float(p.c, off, p.out);
-    store_from_float(p.c, off, p.out, out);
+    update_from_float(p.c, (gc + v) * p.ldc + gr, p.out, p.alpha * sum[v], p.beta);
   }
 }
 
