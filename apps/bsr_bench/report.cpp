@@ -17,6 +17,7 @@ std::string status_cell(const Record& r) {
   const std::string status = r.text("status");
   if (status == "wrong") return "WRONG (rel err " + format_significant(r.number("rel_error")) + ")";
   if (status == "ok" && r.text("system_kind") == "sol_probe") return "probe";
+  if (status == "ok" && r.text("system_kind") == "dense_random") return "not checked";  // another product
   return status;
 }
 
@@ -116,6 +117,10 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
   }
   md << "- eff TFLOPS = 2 * nnzb * R * C * N / t (stored blocks only); the cublas_dense row shows cuBLAS's own dense rate "
         "2 * M * N * K / t.\n"
+     << "- cublas_dense multiplies the densified A (mostly zeros, on which the GPU clocks higher); cublas_dense_random "
+        "times the same call on random dense data of A's shape, dense GEMM's rate on ordinary data. It computes another "
+        "product, so it is not checked; its 'rate / dense' is its rate over cublas_dense's, and every record's JSON "
+        "ratio_to_dense_random is eff TFLOPS over it.\n"
      << "- speedup vs dense = t(cublas_dense) / t; rate / dense = eff TFLOPS / cuBLAS dense TFLOPS; vs best peer = eff "
         "TFLOPS / the best correct sparse peer of the case (JSON: best_peer).\n"
      << "- % SOL = eff TFLOPS / SOL, where the SOL of a case comes from (column 'SOL from'): 'copy probe' = min(cuBLAS "

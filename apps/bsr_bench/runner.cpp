@@ -30,6 +30,7 @@ std::string_view kind_name(SystemKind k) {
   switch (k) {
     case SystemKind::bsrflow: return "bsrflow";
     case SystemKind::dense_baseline: return "dense_baseline";
+    case SystemKind::dense_random: return "dense_random";
     case SystemKind::sparse_peer: return "sparse_peer";
     case SystemKind::sol_probe: return "sol_probe";
   }
@@ -139,7 +140,7 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
     }
     if (system.slow() && timing.iters < config.timing.iters)
       r.set("note", "timed runs capped at " + std::to_string(timing.iters) + " (slow oracle)");
-    const bool dense = system.kind() == SystemKind::dense_baseline;
+    const bool dense = system.kind() == SystemKind::dense_baseline || system.kind() == SystemKind::dense_random;
     r.set("eff_tflops", dense ? tflops(dense_flops(c.m, c.n, c.k), s.median)
                               : tflops(effective_flops(in.pattern->nnzb(), c.R, c.C, c.n), s.median));
     if (!dense) r.set("gbps", gigabytes_per_second(r.number("min_bytes"), s.median));
@@ -268,7 +269,7 @@ void add_comparisons(std::vector<Record>& records) {
   std::map<std::string, std::vector<Record*>> by_case;
   for (auto& r : records) by_case[r.text("case")].push_back(&r);
   for (auto& [label, group] : by_case) {
-    double dense_tflops = kNaN, dense_ms = kNaN, best_peer = kNaN, probe = kNaN;
+    double dense_tflops = kNaN, dense_ms = kNaN, dense_random_tflops = kNaN, best_peer = kNaN, probe = kNaN;
     std::string best_peer_name;
     const Record* heuristic = nullptr;  // bsrflow_sm90: what the autotuned system is compared with
     for (const Record* r : group) {
@@ -279,6 +280,8 @@ void add_comparisons(std::vector<Record>& records) {
       if (kind == "dense_baseline") {
         dense_tflops = t;
         dense_ms = r->number("ms");
+      } else if (kind == "dense_random") {
+        dense_random_tflops = t;
       } else if (kind == "sparse_peer" && std::isfinite(t) && !(t <= best_peer)) {
         best_peer = t;
         best_peer_name = r->text("system");
@@ -306,16 +309,18 @@ void add_comparisons(std::vector<Record>& records) {
     for (Record* r : group) {
       const bool ok = r->text("status") == "ok";
       const std::string kind = r->text("system_kind");
-      // The baseline and the probe define the denominators; they are not compared with them.
-      const bool reference_point = kind == "dense_baseline" || kind == "sol_probe";
+      // The baselines and the probe define the denominators; they are not compared with them.
+      const bool dense = kind == "dense_baseline" || kind == "dense_random";
+      const bool reference_point = dense || kind == "sol_probe";
       const double eff = ok ? r->number("eff_tflops") : kNaN;
       const double ms = ok ? r->number("ms") : kNaN;
       r->set("ratio_to_dense", eff / dense_tflops);
+      r->set("ratio_to_dense_random", eff / dense_random_tflops);
       r->set("speedup_vs_dense", dense_ms / ms);
       r->set("best_peer", best_peer_name);
       r->set("ratio_to_best_peer", reference_point ? kNaN : eff / best_peer);
       r->set("sol_source", source).set("sol_tflops", sol);
-      r->set("pct_copy_bw", kind == "dense_baseline" ? kNaN : r->number("gbps") / r->number("copy_gbps"));
+      r->set("pct_copy_bw", dense ? kNaN : r->number("gbps") / r->number("copy_gbps"));
       r->set("pct_sol", reference_point ? kNaN : eff / sol);
       if (r->text("system") == "bsrflow_sm90_tuned") add_tuning_gain(*r, heuristic);
     }

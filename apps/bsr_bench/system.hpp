@@ -34,6 +34,7 @@ namespace bsrflow::bench {
 enum class SystemKind {
   bsrflow,         // a bsrflow GEMM path
   dense_baseline,  // cuBLAS on the densified matrix: the "vs dense" denominator
+  dense_random,    // cuBLAS on random dense data of the same shape: dense GEMM's rate without zeros (reference only)
   sparse_peer,     // another library's sparse product: the "vs best peer" denominator
   sol_probe,       // a speed-of-light probe (writes no output): the "% SOL" denominator
 };

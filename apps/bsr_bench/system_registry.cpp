@@ -17,6 +17,7 @@ std::vector<std::unique_ptr<System>> make_all_systems() {
   systems.push_back(make_skinny_system());  // N <= 64 only
   // Peers.
   systems.push_back(make_cublas_dense_system());
+  systems.push_back(make_cublas_dense_random_system());
   systems.push_back(make_cusparse_bsr_system());
   systems.push_back(make_cusparse_blocked_ell_system());
   return systems;

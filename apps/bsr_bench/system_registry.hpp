@@ -21,6 +21,7 @@ std::unique_ptr<System> make_sm90_tuned_system();
 std::unique_ptr<System> make_sm90_copy_probe_system();
 std::unique_ptr<System> make_skinny_system();
 std::unique_ptr<System> make_cublas_dense_system();
+std::unique_ptr<System> make_cublas_dense_random_system();
 std::unique_ptr<System> make_cusparse_bsr_system();
 std::unique_ptr<System> make_cusparse_blocked_ell_system();
 

@@ -204,6 +204,7 @@ def add_comparisons(records):
             continue
         ok = [r for r in group if r.get("status") == "ok" and r.get("eff_tflops") is not None]
         dense = next((r for r in ok if r.get("system_kind") == "dense_baseline"), None)
+        dense_random = next((r for r in ok if r.get("system_kind") == "dense_random"), None)
         peers = [r for r in ok if r.get("system_kind") == "sparse_peer"]
         best = max(peers, key=lambda r: r["eff_tflops"]) if peers else None
         # The case's SOL (bsr_bench's add_comparisons): the same in every bsr_bench record.
@@ -213,11 +214,12 @@ def add_comparisons(records):
         for r in group:
             eff = r.get("eff_tflops") if r in ok else None
             r["best_peer"] = best["system"] if best else ""
-            if r.get("system_kind") not in ("dense_baseline", "sol_probe"):  # the denominators themselves
+            if r.get("system_kind") not in ("dense_baseline", "dense_random", "sol_probe"):  # the denominators
                 r["ratio_to_best_peer"] = eff / best["eff_tflops"] if eff and best else None
             if r.get("system") != "torch_bsr":
                 continue
             r["ratio_to_dense"] = eff / dense["eff_tflops"] if eff and dense else None
+            r["ratio_to_dense_random"] = eff / dense_random["eff_tflops"] if eff and dense_random else None
             r["speedup_vs_dense"] = dense["ms"] / r["ms"] if eff and dense else None
             r["sol_tflops"] = sol
             r["sol_source"] = source

@@ -47,7 +47,7 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
     expected_variants += requested_variants(config.sm90, c).size();
   }
   REQUIRE(run.records.size() == expected);
-  std::size_t variants = 0, alternatives = 0, probes = 0;
+  std::size_t variants = 0, alternatives = 0, probes = 0, dense_random = 0;
   std::map<std::string, std::string> tuned_config;  // case -> bsrflow_sm90's plan name
   for (const Record& r : run.records)
     if (r.text("system") == "bsrflow_sm90") tuned_config[r.text("case")] = r.text("config");
@@ -75,6 +75,16 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
       } else {
         CHECK_THAT(r.text("note"), Catch::Contains("no sm90 kernel is instantiated for"));
       }
+      continue;
+    }
+    if (kind == "dense_random") {  // cuBLAS on random dense data of A's shape: timed, not checked
+      ++dense_random;
+      CHECK(status == "ok");
+      CHECK(std::holds_alternative<std::monostate>(*r.find("correct")));
+      CHECK(r.number("eff_tflops") > 0);
+      CHECK(std::isfinite(r.number("ratio_to_dense")));
+      CHECK(r.number("ratio_to_dense_random") == Approx(1.0));
+      CHECK(std::isnan(r.number("pct_sol")));
       continue;
     }
     // 'unsupported' is tolerated for peers, and for the skinny kernel above its widest tile;
@@ -121,11 +131,13 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
     }
     if (kind != "dense_baseline") {
       CHECK(std::isfinite(r.number("ratio_to_dense")));
+      CHECK(std::isfinite(r.number("ratio_to_dense_random")));
       CHECK(r.number("pct_sol") > 0);
       CHECK(r.number("gbps") > 0);
     }
   }
   CHECK(probes == cases.size());
+  CHECK(dense_random == cases.size());
   CHECK(variants == expected_variants);
   CHECK(alternatives >= 3);  // configurations other than the tuned one ran (e.g. swath 256 at 32x32)
   // Blocked-ELL cannot take the 16x64 case; it must say so rather than run.

@@ -165,17 +165,20 @@ TEST_CASE("the system registry lists every system once, bsrflow paths first", "[
   const std::vector<std::string> names = system_names();
   REQUIRE(names.size() >= 4);
   CHECK(names[0] == "bsrflow_reference");
-  for (const char* peer : {"cublas_dense", "cusparse_bsr", "cusparse_blocked_ell"})
+  for (const char* peer : {"cublas_dense", "cublas_dense_random", "cusparse_bsr", "cusparse_blocked_ell"})
     CHECK(std::count(names.begin(), names.end(), peer) == 1);
-  int dense = 0, probes = 0;
+  int dense = 0, dense_random = 0, probes = 0;
   for (const auto& s : make_all_systems()) {
     CHECK_FALSE(s->description().empty());
     dense += s->kind() == SystemKind::dense_baseline;
+    dense_random += s->kind() == SystemKind::dense_random;
     probes += s->kind() == SystemKind::sol_probe;
-    CHECK(s->checked() == (s->kind() != SystemKind::sol_probe));  // only the probe writes no output
+    // Unchecked: the probe (writes no output) and cuBLAS on random data (another product).
+    CHECK(s->checked() == (s->kind() != SystemKind::sol_probe && s->kind() != SystemKind::dense_random));
     CHECK(s->variant().empty());
   }
   CHECK(dense == 1);   // exactly one "vs dense" denominator
+  CHECK(dense_random == 1);
   CHECK(probes == 1);  // and one SOL probe: bsrflow_sm90's copy-only variant
   CHECK(std::count(names.begin(), names.end(), "bsrflow_sm90_copy_probe") == 1);
 }

@@ -86,7 +86,7 @@ Record result(const std::string& system, const std::string& kind, const std::str
   Record r = case_record(c, uniform_pattern(c.block_rows(), c.block_cols(), c.density, c.seed));
   if (!case_label.empty()) r.set("case", case_label);
   r.set("system", system).set("system_kind", kind).set("status", status).set("correct", status == "ok");
-  if (kind == "sol_probe") r.set("correct", Field());
+  if (kind == "sol_probe" || kind == "dense_random") r.set("correct", Field());
   if (status == "ok") r.set("eff_tflops", eff).set("ms", ms).set("ms_p10", ms).set("ms_p90", ms).set("gbps", 100.0 * eff);
   if (status == "wrong") r.set("rel_error", 0.7);
   if (status == "unsupported") r.set("note", "Blocked-ELL takes square blocks only");
@@ -104,6 +104,7 @@ TEST_CASE("comparisons between the systems of one case", "[apps]") {
       result("cusparse_bsr", "sparse_peer", "ok", 20, 5),
       result("cusparse_blocked_ell", "sparse_peer", "ok", 100, 1.5),
       result("broken_peer", "sparse_peer", "wrong", 0, 0),
+      result("cublas_dense_random", "dense_random", "ok", 680, 1.2),
   };
   add_comparisons(records);
   const Record& ref = records[0];
@@ -119,10 +120,17 @@ TEST_CASE("comparisons between the systems of one case", "[apps]") {
   CHECK(ref.number("pct_sol") == Approx(10.0 / 300));
   CHECK(records[4].number("ratio_to_best_peer") == Approx(1.0));
   CHECK(records[2].number("ratio_to_dense") == Approx(1.0));
-  for (const std::size_t reference_point : {1u, 2u}) {  // the probe and the dense baseline define the denominators
+  for (const std::size_t reference_point : {1u, 2u, 6u}) {  // the probe and the dense rates define the denominators
     CHECK(std::isnan(records[reference_point].number("pct_sol")));
     CHECK(std::isnan(records[reference_point].number("ratio_to_best_peer")));
   }
+  for (const std::size_t dense : {2u, 6u}) CHECK(std::isnan(records[dense].number("pct_copy_bw")));  // no sparse bytes
+  // cuBLAS on random dense data: a second dense rate, never the "vs dense" denominator nor a peer.
+  CHECK(ref.number("ratio_to_dense_random") == Approx(10.0 / 680));
+  CHECK(records[6].number("ratio_to_dense") == Approx(680.0 / 800));
+  CHECK(records[6].number("ratio_to_dense_random") == Approx(1.0));
+  CHECK(records[2].number("ratio_to_dense_random") == Approx(800.0 / 680));
+  CHECK(records[6].number("speedup_vs_dense") == Approx(1.0 / 1.2));
   CHECK(records[1].number("ratio_to_dense") == Approx(300.0 / 800));
   CHECK(std::isnan(records[5].number("ratio_to_dense")));  // a wrong result gets no numbers
   CHECK(std::isnan(records[5].number("pct_sol")));
@@ -132,6 +140,7 @@ TEST_CASE("comparisons between the systems of one case", "[apps]") {
                                     result("bsrflow_sm90_copy_probe", "sol_probe", "ok", 300, 0.5),
                                     result("bsrflow_sm90", "bsrflow", "ok", 150, 1.0)};
   add_comparisons(slow_dense);
+  CHECK(std::isnan(slow_dense[2].number("ratio_to_dense_random")));  // none in this case
   CHECK(slow_dense[2].number("sol_tflops") == 200);  // ... the smaller of the two wins
   CHECK(slow_dense[2].number("pct_sol") == Approx(0.75));
 
@@ -164,7 +173,8 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
                                  result("cublas_dense", "dense_baseline", "ok", 800, 1.0),
                                  result("cusparse_bsr", "sparse_peer", "wrong", 0, 0),
                                  result("cusparse_blocked_ell", "sparse_peer", "unsupported", 0, 0),
-                                 result("bsrflow_sm90", "bsrflow", "ok", 200, 0.6, false, "other case")};
+                                 result("bsrflow_sm90", "bsrflow", "ok", 200, 0.6, false, "other case"),
+                                 result("cublas_dense_random", "dense_random", "ok", 680, 1.2)};
   // The SM clock over the series: the lowest sample shown when 5% below the mean, and the limits.
   records[0].set("sm_mhz", 1515.4).set("sm_mhz_min", 1410.0).set("clock_limits", "power cap");
   records[2].set("sm_mhz", 1755.0).set("sm_mhz_min", 1740.0).set("clock_limits", "none");
@@ -183,6 +193,8 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
   CHECK_THAT(md, Catch::Contains("| SOL from "));
   CHECK_THAT(md, Catch::Contains("| 8192^3 32x32 12.5% uniform f16 | cublas_dense "));
   CHECK_THAT(md, Catch::Contains("| bsrflow_sm90_copy_probe | probe "));
+  CHECK_THAT(md, Catch::Contains("| cublas_dense_random     | not checked "));
+  CHECK_THAT(md, Catch::Contains("cublas_dense_random times the same call on random dense data of A's shape"));
   CHECK_THAT(md, Catch::Contains("66.7% | copy probe "));  // 200 of min(800, 300)
   CHECK_THAT(md, Catch::Contains("| L2 model "));          // "other case" has no probe
   CHECK_THAT(md, Catch::Contains("WRONG (rel err 0.700)"));
