@@ -15,7 +15,7 @@ std::vector<std::unique_ptr<System>> make_all_systems() {
   systems.push_back(make_sm90_tuned_system());
   systems.push_back(make_sm90_copy_probe_system());
   systems.push_back(make_skinny_system());  // N <= 64 only
-  // Peers.
+  // cuBLAS dense (the "vs dense" denominator, then its rate on random data), then the sparse peers.
   systems.push_back(make_cublas_dense_system());
   systems.push_back(make_cublas_dense_random_system());
   systems.push_back(make_cusparse_bsr_system());
