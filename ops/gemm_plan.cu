@@ -162,7 +162,7 @@ std::unique_ptr<GemmPlan::Impl> plan_untuned(const GemmBsrOperand& A, DType in, 
     if (why.empty()) {
       impl->kernel = GemmKernel::skinny;
       impl->skinny = skinny::make_plan(A, in, C.dtype, B.cols, B.layout, device.sm_count, options.split_long_rows,
-                                       device.smem_per_block_optin, stream);
+                                       options.programmatic_launch, device.smem_per_block_optin, stream);
       return impl;
     }
   }
@@ -388,6 +388,10 @@ const Sm90Config& GemmPlan::config() const { return checked(impl_).config; }
 int GemmPlan::ctas() const {
   const Impl& p = checked(impl_);
   return p.kernel == GemmKernel::skinny ? p.skinny.pieces.num_pieces : p.ctas;
+}
+bool GemmPlan::programmatic_launch() const {
+  const Impl& p = checked(impl_);
+  return p.kernel == GemmKernel::skinny && p.skinny.pdl;
 }
 int GemmPlan::tiles() const {
   const Impl& p = checked(impl_);

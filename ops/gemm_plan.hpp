@@ -119,6 +119,13 @@ struct GemmOptions {
   // the H100, perf_log entry 20; a switch for measuring it). Those lines keep that priority after
   // the kernel until they are replaced: a following kernel's own lines go first while they last.
   bool l2_evict_last = true;
+  // Skinny kernel (N <= 64): launch with programmatic dependent launch where its CTAs fill most of
+  // one wave of the GPU (tuning_skinny.hpp programmatic_launch; plan.programmatic_launch() says).
+  // Such a run may start while the kernel before it in the stream finishes, if that kernel lets it
+  // (skinny products do), and waits for it before reading or writing any operand: products
+  // launched one after another, as in a decode step, run up to 9% faster each (H200, perf_log entry 65).
+  // Every skinny run lets the kernel after it start early, if that one was launched with PDL.
+  bool programmatic_launch = true;
   GemmTuning tuning = GemmTuning::off;
   // Where cached / exhaustive look up and store; null = default_tuning_cache() (the user's
   // cache directory, tuning_cache.hpp). Must outlive the plan_gemm call only.
@@ -146,6 +153,8 @@ class GemmPlan {
   // The Hopper configuration (meaningful when kernel() == GemmKernel::sm90).
   const Sm90Config& config() const;
   int ctas() const;             // CTAs launched (sm90: persistent; skinny: one per piece)
+  // Whether run() launches with programmatic dependent launch (GemmOptions::programmatic_launch).
+  bool programmatic_launch() const;
   int tiles() const;            // (pieces x swaths) work items
   int split_rows() const;       // block rows (row groups: groups) cut across CTAs (sm90, skinny)
   std::size_t workspace_bytes() const;

@@ -17,7 +17,7 @@ namespace bsrflow::skinny {
 
 // Defined in skinny_gemm_{f16,bf16}.cu (skinny_instantiate.cuh).
 template <class TIn>
-void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem,
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem, bool pdl,
                 cudaStream_t stream);
 template <class TIn>
 int resident_per_sm(bool out_f32, bool b_col_major, int width, int warp_nt, int smem);
@@ -29,8 +29,8 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 void launch_prepare(DType in, DType out, Layout b_layout, int width, int warp_nt, int smem) {
   const Params none{};
   const bool out_f32 = out == DType::f32, bcol = b_layout == Layout::col_major;
-  if (in == DType::f16) launch_for<__half>(none, out_f32, bcol, width, warp_nt, 0, smem, nullptr);
-  else launch_for<__nv_bfloat16>(none, out_f32, bcol, width, warp_nt, 0, smem, nullptr);
+  if (in == DType::f16) launch_for<__half>(none, out_f32, bcol, width, warp_nt, 0, smem, false, nullptr);
+  else launch_for<__nv_bfloat16>(none, out_f32, bcol, width, warp_nt, 0, smem, false, nullptr);
 }
 
 int resident(DType in, DType out, Layout b_layout, int width, int warp_nt, int smem) {
@@ -63,7 +63,7 @@ std::string name(DType in, int R, int C, int width, int warp_nt, Layout b_layout
 }
 
 Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_layout, int sms, bool split,
-               std::size_t smem_optin, cudaStream_t stream) {
+               bool allow_pdl, std::size_t smem_optin, cudaStream_t stream) {
   Plan plan;
   plan.width = tile_width(n);
   const int block_rows = A.R > 0 ? ceil_div(A.rows, A.R) : 0;
@@ -79,15 +79,16 @@ Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_lay
   const int* row_ptr = static_cast<const int*>(A.row_ptr);
   int limit = 0;  // 0: whole rows
   sm90::LastWave last;
+  const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.warp_nt, plan.smem), 1, kMaxPlannedCtasPerSm);
+  const int wave = per_sm * std::max(sms, 1);  // CTAs resident at once
   if (split) {
     const int longest = sm90::longest_row(row_ptr, block_rows, stream);
-    const int per_sm = std::clamp(resident(in, out, b_layout, plan.width, plan.warp_nt, plan.smem), 1, kMaxPlannedCtasPerSm);
-    const int wave = per_sm * std::max(sms, 1);  // CTAs resident at once
     limit = piece_limit(A.nnzb, block_rows, longest, wave, std::max(sms, 1), block_bytes);
     // Where the limit cuts no row, a partial last wave of whole rows gets its rows cut instead.
     if (sm90::pieces_for(longest, limit) == 1) last = last_wave(block_rows, wave);
   }
   plan.pieces = sm90::build_pieces(row_ptr, block_rows, limit, stream, last);
+  plan.pdl = allow_pdl && programmatic_launch(plan.pieces.num_pieces, wave);
   if (plan.pieces.num_split_rows > 0) {
     const std::size_t slots = static_cast<std::size_t>(plan.pieces.num_slots);
     plan.split_of_slot = DeviceBuffer<int>(slots, stream);
@@ -155,7 +156,7 @@ void run(const Plan& plan, BsrView<const TIn> A, DenseView<const TIn> B, DenseVi
   p.alpha = alpha;
   p.beta = beta;
   launch_for<TIn>(p, std::is_same_v<TOut, float>, B.layout == Layout::col_major, plan.width, plan.warp_nt,
-                  plan.pieces.num_pieces, plan.smem, stream);
+                  plan.pieces.num_pieces, plan.smem, plan.pdl, stream);
 }
 
 #define BSRFLOW_SKINNY_RUN(TIn, TOut)                                                                              \

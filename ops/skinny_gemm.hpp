@@ -33,14 +33,16 @@ struct Plan {
   int width = 16;
   int warp_nt = 2;  // n8 tiles of output per consumer warp (warp_n_tiles)
   int smem = 0;
+  bool pdl = false;  // launched with programmatic dependent launch (tuning_skinny.hpp programmatic_launch)
 };
 
 // Pieces, workspace and the kernel's shared-memory limit for A's pattern (row_ptr on the
-// device) and N = n columns on `sms` SMs; `split` = false keeps every block row whole.
+// device) and N = n columns on `sms` SMs; `split` = false keeps every block row whole;
+// `allow_pdl` = false never launches with programmatic dependent launch (else the plan's rule).
 // Allocates and synchronises `stream`. Throws Error(unsupported) when the library holds no code
 // for this GPU.
 Plan make_plan(const GemmBsrOperand& A, DType in, DType out, int n, Layout b_layout, int sms, bool split,
-               std::size_t smem_optin, cudaStream_t stream);
+               bool allow_pdl, std::size_t smem_optin, cudaStream_t stream);
 
 // C = alpha * A * B + beta * C; no allocation, no synchronisation (capturable). One plan runs
 // one product at a time (its counters and partials are shared by its runs).

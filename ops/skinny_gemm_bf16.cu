@@ -3,7 +3,7 @@
 
 namespace bsrflow::skinny {
 
-template void launch_for<__nv_bfloat16>(const Params&, bool, bool, int, int, int, int, cudaStream_t);
+template void launch_for<__nv_bfloat16>(const Params&, bool, bool, int, int, int, int, bool, cudaStream_t);
 template int resident_per_sm<__nv_bfloat16>(bool, bool, int, int, int);
 
 }  // namespace bsrflow::skinny

@@ -37,7 +37,7 @@ const void* kernel_for(bool out_f32, bool b_col_major, int width, int warp_nt) {
 }  // namespace detail
 
 template <class TIn>
-void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem,
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem, bool pdl,
                 cudaStream_t stream) {
   const void* fn = detail::kernel_for<TIn>(out_f32, b_col_major, width, warp_nt);
   if (grid == 0) {
@@ -54,9 +54,18 @@ void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int 
                                       static_cast<int>(cudaSharedmemCarveoutMaxShared)));
     return;
   }
-  void* args[] = {const_cast<Params*>(&p)};  // cudaLaunchKernel copies the argument
-  BSRFLOW_CUDA(cudaLaunchKernel(fn, dim3(static_cast<unsigned>(grid)), dim3(kThreads), args,
-                                static_cast<std::size_t>(smem), stream));
+  void* args[] = {const_cast<Params*>(&p)};  // the launch copies the argument
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(grid));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = static_cast<std::size_t>(smem);
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = pdl ? 1 : 0;
+  BSRFLOW_CUDA(cudaLaunchKernelExC(&config, fn, args));
   BSRFLOW_CHECK_LAUNCH("skinny_gemm_kernel");
 }
 

@@ -20,6 +20,9 @@
 // - Output: a whole row writes C directly; pieces of a split row write raw f32 partial tiles,
 //   and the CTA that finishes its row last (a ticket counter, which it resets) sums them in slot
 //   order and writes C. One launch, no atomics on values: runs are bitwise reproducible.
+// - Launch: every CTA lets the next grid in the stream start at its entry and, launched early
+//   itself (programmatic dependent launch, where the plan says: tuning_skinny.hpp
+//   programmatic_launch), waits for the previous grid after its set-up, before any operand.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -102,6 +105,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
   const std::uint32_t a_bytes = static_cast<std::uint32_t>(R * C * 2);
   const std::uint32_t b_bytes = static_cast<std::uint32_t>(C * W * 2);
 
+  // The next kernel in the stream may launch now, if it was launched to (programmatic dependent
+  // launch): its CTAs take SMs as this grid's free them (tuning_skinny.hpp programmatic_launch).
+  if (tid == 0) sm90::grid_launch_dependents();
   if (tid == 0) {
     sm90::tma_prefetch_map(&p.tmap_a);
     sm90::tma_prefetch_map(&p.tmap_b);
@@ -121,6 +127,11 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
   // window and two LEAs) inside every wait's retry loop and before every release.
   const std::uint32_t full0 = pinned(sm90::smem_addr(full)), empty0 = pinned(sm90::smem_addr(empty));
   const int nstages = (piece.kb_end - piece.kb_begin + bps - 1) / bps;
+  // Launched early behind another grid (plan.pdl), wait for it before any operand is touched: A,
+  // B and C may be its output or input, the workspace and counters the previous run's. Nothing
+  // before this line reads more than the kernel parameters and the plan's piece record. Returns
+  // at once otherwise.
+  sm90::grid_dependency_wait();
 
   if (warp >= kWarps) {  // producers: the A blocks of each stage and the B slice under each
     // Producer warp pw issues stages pw, pw + P, ...: one thread issues only ~5.4 TMA boxes a
@@ -394,8 +405,9 @@ __global__ void __launch_bounds__(kThreads, min_ctas_per_sm(WNT)) skinny_gemm_ke
 
 // Launches (or, with grid == 0, only prepares: raises the shared-memory limit) the instantiation
 // for TIn, output f32 or TIn, B layout, tile width and n8 tiles per warp (warp_n_tiles).
+// `pdl`: with programmatic stream serialization (tuning_skinny.hpp programmatic_launch).
 template <class TIn>
-void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem,
+void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int warp_nt, int grid, int smem, bool pdl,
                 cudaStream_t stream);
 // CTAs of that instantiation one SM holds at once with `smem` bytes of dynamic shared memory.
 template <class TIn>

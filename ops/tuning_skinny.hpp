@@ -84,6 +84,25 @@ inline sm90::LastWave last_wave(int block_rows, int wave) {
   return {block_rows - rows, pieces, kMinPieceBlocks};
 }
 
+// Programmatic dependent launch (PDL): every CTA lets the next kernel in the stream launch at its
+// entry and waits for the previous kernel before it touches an operand (only its piece record,
+// plan-owned, comes first). Launched so, a product's CTAs take the SMs that the previous kernel's
+// last CTAs free, their launch and set-up done under its tail - where that kernel lets them (a
+// skinny product does). The plan launches so only where its CTAs fill at least kPdlMinWavePercent
+// of one wave of resident CTAs: an early launch hands CTAs to the SMs that free first, and one that
+// fills only part of the GPU may so load some SMs with more of them than a launch on an idle GPU
+// would (a guess that fits the data, not measured). H200, chains of 8 products on different
+// weights of the llm suite's shapes (perf_log entry 65 parts 2-5), time a product with PDL over
+// without: CTAs >= 85% of a wave 0.91-1.00 on one unit and 0.92-0.99 on another (24 cases, 16 x 16
+// to 64 x 64 blocks, N = 16 and 64; replayed from a CUDA graph 0.94-1.00 / 0.95-1.00); below it
+// 0.95-1.20 (16 cases: 256 whole rows of 16 x 16 / 16 x 32 blocks 1.08-1.20, 172 rows of 64 x 32 /
+// 64 x 64 at width 16 1.03-1.04, at width 64 0.95-0.97; 128 x 128 0.97-1.03). Single launches
+// (bsr_bench) 0.98-1.02 either way.
+constexpr int kPdlMinWavePercent = 85;
+constexpr bool programmatic_launch(int ctas, int wave) {
+  return wave > 0 && std::int64_t{ctas} * 100 >= std::int64_t{wave} * kPdlMinWavePercent;
+}
+
 // Output columns of one tile: 16, 32 or 64 (the kernel's template widths).
 constexpr int tile_width(int n) { return n <= 16 ? 16 : n <= 32 ? 32 : 64; }
 

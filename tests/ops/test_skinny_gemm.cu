@@ -32,16 +32,6 @@ using namespace bsrflow::test::gemm;
 
 namespace {
 
-// The skinny kernel needs sm_90 (TMA) and code built for the GPU.
-#define SKINNY_REQUIRE_GPU()                                                             \
-  do {                                                                                   \
-    BSRFLOW_REQUIRE_GPU();                                                               \
-    if (device_info().compute_capability() < 90) {                                       \
-      WARN("SKIPPED: " << device_info().name << " is below sm_90, skinny test not run"); \
-      return;                                                                            \
-    }                                                                                    \
-  } while (0)
-
 GemmOptions skinny_options() {
   GemmOptions o;
   o.kernel = GemmOptions::Choice::skinny;
@@ -83,7 +73,7 @@ void check_shape(int R, int C) {
 }  // namespace
 
 TEST_CASE("skinny GEMM: every block shape, dtype, layout and width is exact", "[ops][skinny][gpu]") {
-  SKINNY_REQUIRE_GPU();
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
   for (int R : {16, 32, 64, 128})
     for (int C : {16, 32, 64, 128}) {
       CAPTURE(R, C);
@@ -93,7 +83,7 @@ TEST_CASE("skinny GEMM: every block shape, dtype, layout and width is exact", "[
 }
 
 TEST_CASE("skinny GEMM: hostile patterns and split rows are exact", "[ops][skinny][gpu]") {
-  SKINNY_REQUIRE_GPU();
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
   const GemmOptions o = skinny_options();
   for (int b : {16, 32, 64, 128}) {
     Case c;
@@ -176,7 +166,7 @@ TEST_CASE("skinny GEMM: hostile patterns and split rows are exact", "[ops][skinn
 }
 
 TEST_CASE("skinny GEMM: the automatic choice and its errors", "[ops][skinny][gpu]") {
-  SKINNY_REQUIRE_GPU();
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
   Case c;
   c.R = c.C = 32;
   c.M = 256, c.K = 256, c.N = 64;
@@ -237,7 +227,7 @@ TEST_CASE("skinny GEMM: the automatic choice and its errors", "[ops][skinny][gpu
 }
 
 TEST_CASE("skinny GEMM: random data against fp64, bitwise repeatable", "[ops][skinny][gpu]") {
-  SKINNY_REQUIRE_GPU();
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
     c.R = c.C = b;
@@ -252,7 +242,7 @@ TEST_CASE("skinny GEMM: random data against fp64, bitwise repeatable", "[ops][sk
 }
 
 TEST_CASE("skinny GEMM: run is capturable and replays identically", "[ops][skinny][gpu]") {
-  SKINNY_REQUIRE_GPU();
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
   Case c;
   c.R = c.C = 32;
   c.M = 40 * 32, c.K = 60 * 32, c.N = 16;
@@ -290,7 +280,7 @@ TEST_CASE("skinny GEMM: 64-wide tiles with half-width warps are exact", "[ops][s
   // Where every SM has a whole row of blocks of up to 32 x 64, two warps own the two 32-column halves
   // of a strip (skinny::warp_n_tiles, three CTAs per SM): whole rows, partial widths, both layouts,
   // and rows past one wave, whose last wave is cut into split pieces.
-  SKINNY_REQUIRE_GPU();
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
   const int sms = device_info().sm_count;
   for (const auto& [R, C] :
        {std::pair{16, 16}, std::pair{16, 32}, std::pair{32, 16}, std::pair{32, 32}, std::pair{16, 64}, std::pair{32, 64}}) {
@@ -328,7 +318,7 @@ TEST_CASE("skinny GEMM: small problems for the sanitizers", "[ops][skinny][gpu][
   // last CTA reduces, the k-split across warps (R = 16, 32) and both C layouts; the lane producer
   // (16 x 16 at N = 24: 10 blocks a stage; 16 x 16 and 32 x 32 at N = 40: 64-wide tiles) with
   // full and partial stages.
-  SKINNY_REQUIRE_GPU();
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
   for (int b : {16, 32, 64, 128}) {
     Case c;
     c.R = c.C = b;

@@ -261,3 +261,19 @@ TEST_CASE("skinny plan: the rows of a partial last wave are cut to fill it", "[o
   CHECK(m.pieces.back().row == 3);
   CHECK(m.pieces.back().slot == -1);
 }
+
+TEST_CASE("skinny plan: programmatic dependent launch where the CTAs fill most of a wave", "[ops][skinny]") {
+  CHECK(skinny::kPdlMinWavePercent == 85);
+  // H200 waves of 396 (three CTAs per SM) and 264 (two): the llm suite's shapes.
+  CHECK(skinny::programmatic_launch(384, 396));  // 4096 x N x 11008, 32 x 32 at N = 16
+  CHECK(skinny::programmatic_launch(344, 396));  // 11008 x N x 4096, 32 x 32: 87%
+  CHECK(skinny::programmatic_launch(256, 264));  // 4096 x 64 x 11008, 64 x 64
+  CHECK(skinny::programmatic_launch(688, 396));  // more pieces than one wave
+  CHECK(skinny::programmatic_launch(337, 396));  // 85.1%
+  CHECK_FALSE(skinny::programmatic_launch(336, 396));  // 84.8%
+  CHECK_FALSE(skinny::programmatic_launch(320, 396));  // 64 x 64 at N = 16
+  CHECK_FALSE(skinny::programmatic_launch(256, 396));  // 256 whole rows of 16 x 16: 1.08-1.20 slower with it
+  CHECK_FALSE(skinny::programmatic_launch(172, 264));
+  CHECK_FALSE(skinny::programmatic_launch(0, 396));
+  CHECK_FALSE(skinny::programmatic_launch(10, 0));
+}

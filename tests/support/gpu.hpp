@@ -15,6 +15,17 @@
     }                                                                           \
   } while (0)
 
+// For tests of kernels that need sm_90 or newer (TMA, such as the skinny GEMM): also skips, with
+// a line saying so, on an older GPU.
+#define BSRFLOW_REQUIRE_SM90_OR_NEWER()                                                                    \
+  do {                                                                                                     \
+    BSRFLOW_REQUIRE_GPU();                                                                                 \
+    if (::bsrflow::device_info().compute_capability() < 90) {                                              \
+      WARN("SKIPPED: " << ::bsrflow::device_info().name << " is below sm_90, test not run");               \
+      return;                                                                                              \
+    }                                                                                                      \
+  } while (0)
+
 // For tests of the Hopper kernels: also skips (with a line saying so) on a GPU that is not sm_90,
 // where the planner would pick another kernel and the test would test nothing new.
 #define BSRFLOW_REQUIRE_HOPPER()                                                              \
