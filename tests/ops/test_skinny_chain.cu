@@ -8,9 +8,11 @@
 
 #include <cuda_fp16.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <utility>
 #include <vector>
@@ -27,7 +29,7 @@ using namespace bsrflow;
 
 namespace {
 
-constexpr int kLayers = 6;
+constexpr std::size_t kLayers = 6;
 constexpr int kN = 16;
 
 // A square pattern of 16 x 16 blocks: `per_row` random blocks in every block row, and with
@@ -38,7 +40,7 @@ HostBsr<__half> square_pattern(int block_rows, int per_row, bool long_rows, std:
   h.R = h.C = 16;
   std::mt19937 rng(seed);
   std::vector<int> all(static_cast<std::size_t>(block_rows));
-  for (int i = 0; i < block_rows; ++i) all[static_cast<std::size_t>(i)] = i;
+  std::iota(all.begin(), all.end(), 0);
   h.row_ptr.push_back(0);
   for (int r = 0; r < block_rows; ++r) {
     const int count = long_rows && r % 64 == 0 ? block_rows : per_row;
@@ -59,31 +61,30 @@ struct Chain {
 
   Chain(const HostBsr<__half>& h, cudaStream_t s) : A(Bsr<__half>::from_host(h, s)) {
     const std::int64_t vals = static_cast<std::int64_t>(h.values.size()), n = std::int64_t{h.rows} * kN;
-    for (int i = 0; i < kLayers; ++i) {
+    for (std::size_t i = 0; i < kLayers; ++i) {
       weights.emplace_back(static_cast<std::size_t>(vals), s);
-      fill_random_nonzero(weights.back().data(), vals, 100 + static_cast<std::uint64_t>(i), s);
+      fill_random_nonzero(weights.back().data(), vals, 100 + i, s);
     }
-    for (int i = 0; i <= kLayers; ++i) x.emplace_back(static_cast<std::size_t>(n), s);
+    for (std::size_t i = 0; i <= kLayers; ++i) x.emplace_back(static_cast<std::size_t>(n), s);
     fill_random_nonzero(x[0].data(), n, 7, s);
   }
-  DenseView<__half> view(int i) { return {x[static_cast<std::size_t>(i)].data(), A.rows(), kN, kN, Layout::row_major}; }
+  DenseView<__half> view(std::size_t i) { return {x[i].data(), A.rows(), kN, kN, Layout::row_major}; }
 
   void poison(cudaStream_t s) {
-    for (int i = 1; i <= kLayers; ++i)
-      BSRFLOW_CUDA(cudaMemsetAsync(x[static_cast<std::size_t>(i)].data(), 0xFF, x[static_cast<std::size_t>(i)].bytes(), s));
+    for (std::size_t i = 1; i <= kLayers; ++i) BSRFLOW_CUDA(cudaMemsetAsync(x[i].data(), 0xFF, x[i].bytes(), s));
   }
   void run(const GemmPlan& plan, cudaStream_t s) {
-    for (int i = 0; i < kLayers; ++i) {
+    for (std::size_t i = 0; i < kLayers; ++i) {
       BsrView<const __half> a = std::as_const(A).view();
-      a.values = weights[static_cast<std::size_t>(i)].data();
+      a.values = weights[i].data();
       const DenseView<__half> in = view(i);
-      plan.run<__half, __half>(a, DenseView<const __half>{in.data, in.rows, in.cols, in.ld, in.layout}, view(i + 1),
-                               0.125f, 0.0f, s);
+      const DenseView<const __half> b{in.data, in.rows, in.cols, in.ld, in.layout};
+      plan.run<__half, __half>(a, b, view(i + 1), 0.125f, 0.0f, s);
     }
   }
   std::vector<std::vector<__half>> outputs(cudaStream_t s) const {
     std::vector<std::vector<__half>> out;
-    for (int i = 1; i <= kLayers; ++i) out.push_back(x[static_cast<std::size_t>(i)].to_host(s));
+    for (std::size_t i = 1; i <= kLayers; ++i) out.push_back(x[i].to_host(s));
     return out;
   }
 };
@@ -117,7 +118,7 @@ void check_chain(bool long_rows) {
   chain.poison(stream);
   chain.run(pdl, stream);
   const std::vector<std::vector<__half>> eager = chain.outputs(stream);
-  for (int i = 0; i < kLayers; ++i) CHECK(bsrflow::test::bitwise_equal(eager[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)]));
+  for (std::size_t i = 0; i < kLayers; ++i) CHECK(bsrflow::test::bitwise_equal(eager[i], want[i]));
 
   // Captured, the launches become programmatic edges of the graph.
   cudaGraph_t graph = nullptr;
@@ -130,8 +131,7 @@ void check_chain(bool long_rows) {
     chain.poison(stream);
     BSRFLOW_CUDA(cudaGraphLaunch(exec, stream));
     const std::vector<std::vector<__half>> replayed = chain.outputs(stream);
-    for (int i = 0; i < kLayers; ++i)
-      CHECK(bsrflow::test::bitwise_equal(replayed[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)]));
+    for (std::size_t i = 0; i < kLayers; ++i) CHECK(bsrflow::test::bitwise_equal(replayed[i], want[i]));
   }
   BSRFLOW_CUDA(cudaGraphExecDestroy(exec));
   BSRFLOW_CUDA(cudaGraphDestroy(graph));
@@ -139,7 +139,8 @@ void check_chain(bool long_rows) {
 
 }  // namespace
 
-TEST_CASE("skinny GEMM: a chain of dependent products with programmatic dependent launch", "[ops][skinny][gpu][skinnysmall]") {
+TEST_CASE("skinny GEMM: a chain of dependent products with programmatic dependent launch",
+          "[ops][skinny][gpu][skinnysmall]") {
   BSRFLOW_REQUIRE_SM90_OR_NEWER();
   SECTION("whole rows") { check_chain(false); }
   SECTION("rows split across CTAs: the counters and partial tiles of one plan, run after run") { check_chain(true); }
