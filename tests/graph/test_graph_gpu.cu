@@ -1,21 +1,30 @@
-// Instantiated task graphs on the GPU: replay, in-place updates, captured library calls, device
-// loops in both modes, the errors of illegal captures and freed buffers, a soak and two threads.
+// Instantiated task graphs on the GPU: replay, in-place updates, captured library calls (cuBLAS;
+// skinny GEMMs launched with programmatic dependent launch, whose captured edges are programmatic),
+// device loops in both modes, the errors of illegal captures and freed buffers, a soak and two
+// threads.
 #include <catch2/catch.hpp>
 
 #include <cublas_v2.h>
+#include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "bsrflow/core/device_buffer.hpp"
+#include "bsrflow/core/random_fill.hpp"
 #include "bsrflow/core/stream.hpp"
+#include "bsrflow/formats/bsr.hpp"
 #include "bsrflow/graph/graph_exec.hpp"
 #include "bsrflow/graph/task_graph.hpp"
 #include "bsrflow/ops/cublas_check.hpp"
+#include "bsrflow/ops/gemm_plan.hpp"
 #include "support/expect_error.hpp"
 #include "support/gpu.hpp"
+#include "support/patterns.hpp"
 
 using namespace bsrflow;
 
@@ -192,6 +201,106 @@ TEST_CASE("A captured cuBLAS call with graph-owned workspace replays and re-capt
   CHECK(exec.stats().recaptures == 1);
   CHECK(exec.stats().instantiations == 1);
   BSRFLOW_CUBLAS(cublasDestroy(handle));
+}
+
+namespace {
+
+// Two dependent skinny products, x1 = A x0 and x2 = A x1, on 1024 block rows of four 16 x 16
+// blocks (columns r .. r + 3): more pieces than one wave of CTAs, so a plan with
+// GemmOptions::programmatic_launch launches with PDL and a capture links the two programmatically.
+struct SkinnyChain {
+  static constexpr int kBlockRows = 1024, kN = 16;
+  Stream stream;
+  HostBsr<__half> h = pattern();
+  Bsr<__half> A = Bsr<__half>::from_host(h, stream);
+  std::size_t len = static_cast<std::size_t>(h.rows) * kN;
+  DeviceBuffer<__half> x0{len, stream}, x1{len, stream}, x2{len, stream};
+  GemmPlan plan;
+  std::vector<__half> want;
+
+  explicit SkinnyChain(bool pdl) {
+    fill_random_nonzero(A.values().data(), static_cast<std::int64_t>(h.values.size()), 3, stream);
+    fill_random_nonzero(x0.data(), static_cast<std::int64_t>(len), 4, stream);
+    GemmOptions options;
+    options.programmatic_launch = pdl;
+    plan = plan_gemm(a(), describe(view(x0)), describe(view(x1)), options, stream);
+    products(stream);
+    want = x2.to_host(stream);
+  }
+  static HostBsr<__half> pattern() {
+    HostBsr<__half> p;
+    p.rows = p.cols = kBlockRows * 16;
+    p.R = p.C = 16;
+    for (int r = 0; r < kBlockRows; ++r) {
+      p.row_ptr.push_back(static_cast<int>(p.col_idx.size()));
+      for (int j = 0; j < 4; ++j) p.col_idx.push_back((r + j) % kBlockRows);
+      std::sort(p.col_idx.end() - 4, p.col_idx.end());
+    }
+    p.row_ptr.push_back(static_cast<int>(p.col_idx.size()));
+    p.values.assign(p.col_idx.size() * 256, __float2half(0.0f));
+    return p;
+  }
+  BsrView<const __half> a() const { return std::as_const(A).view(); }
+  DenseView<__half> view(DeviceBuffer<__half>& x) const { return {x.data(), h.rows, kN, kN, Layout::row_major}; }
+  DenseView<const __half> cview(DeviceBuffer<__half>& x) const { return {x.data(), h.rows, kN, kN, Layout::row_major}; }
+  void products(cudaStream_t s) {
+    plan.run<__half, __half>(a(), cview(x0), view(x1), 0.25f, 0.0f, s);
+    plan.run<__half, __half>(a(), cview(x1), view(x2), 0.25f, 0.0f, s);
+  }
+  void poison() {
+    x1.fill_bytes(0xFF, stream);
+    x2.fill_bytes(0xFF, stream);
+  }
+  // The products as the body of a device loop of three iterations (idempotent), launched once.
+  void check_in_loop(LoopMode mode) {
+    DeviceBuffer<unsigned> counter(1, stream);
+    LoopState state(stream);
+    TaskGraph g("pdl chain loop");
+    Task reset = g.memset("reset", counter.data(), 0, sizeof(unsigned));
+    Loop loop = g.loop("products", state, {10, mode, 2});
+    Task go = g.kernel("start", KernelLaunch(start_loop, dim3(1), dim3(1), 0, loop.control(), 1));
+    Task body = loop.body().capture("two products", [&](CaptureContext& ctx) { products(ctx.stream()); });
+    Task step = loop.body().kernel(
+        "step", KernelLaunch(count_step, dim3(1), dim3(1), 0, counter.data(), 1u, 3u, loop.control()));
+    body.precede(step);
+    reset.precede(go);
+    go.precede(loop.task());
+    GraphExec exec = g.instantiate(stream);
+    poison();
+    exec.launch(stream);
+    CHECK(state.iterations(stream) == 3);
+    CHECK(bsrflow::test::bitwise_equal(x2.to_host(stream), want));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Two dependent skinny products with programmatic dependent launch replay in a task and a host-checked loop",
+          "[graph][gpu]") {
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
+  SkinnyChain chain(true);
+  REQUIRE(chain.plan.programmatic_launch());
+  TaskGraph g("pdl chain");
+  g.capture("two products", [&](CaptureContext& ctx) { chain.products(ctx.stream()); });
+  GraphExec exec = g.instantiate(chain.stream);
+  for (int replay = 0; replay < 2; ++replay) {
+    chain.poison();
+    exec.launch(chain.stream);
+    CHECK(bsrflow::test::bitwise_equal(chain.x2.to_host(chain.stream), chain.want));
+  }
+  chain.check_in_loop(LoopMode::host_checked);
+}
+
+// [conditional-loop]: real kernels in a conditional WHILE body, which synccheck and racecheck
+// cannot follow (tests/gpu_machine.sh leaves these tests to memcheck).
+TEST_CASE("Skinny products with and without programmatic dependent launch in a conditional-node loop",
+          "[graph][gpu][conditional-loop]") {
+  BSRFLOW_REQUIRE_SM90_OR_NEWER();
+  const bool pdl = GENERATE(false, true);
+  CAPTURE(pdl);
+  SkinnyChain chain(pdl);
+  CHECK(chain.plan.programmatic_launch() == pdl);
+  chain.check_in_loop(LoopMode::conditional_node);
 }
 
 TEST_CASE("Captured tasks that allocate or synchronise are refused with the task named", "[graph][gpu][provokes-api-errors]") {
