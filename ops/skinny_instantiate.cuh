@@ -60,9 +60,7 @@ void launch_for(const Params& p, bool out_f32, bool b_col_major, int width, int 
   config.blockDim = dim3(kThreads);
   config.dynamicSmemBytes = static_cast<std::size_t>(smem);
   config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attribute = sm90::programmatic_serialization();
   config.attrs = &attribute;
   config.numAttrs = pdl ? 1 : 0;
   BSRFLOW_CUDA(cudaLaunchKernelExC(&config, fn, args));

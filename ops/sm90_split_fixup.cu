@@ -137,9 +137,7 @@ void launch_split_fixup(const FixupParams& params, cudaStream_t stream) {
   config.gridDim = dim3(static_cast<unsigned>(grid));
   config.blockDim = block;
   config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attribute = programmatic_serialization();
   config.attrs = &attribute;
   config.numAttrs = 1;
   BSRFLOW_CUDA(cudaLaunchKernelEx(&config, split_fixup_kernel, params, rows_per_item, static_cast<int>(items_per_tile),

@@ -18,6 +18,8 @@
 //   phase still cannot complete without the local arrival.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 
 namespace bsrflow::sm90 {
@@ -239,6 +241,16 @@ __device__ __forceinline__ void grid_dependency_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;\n" ::: "memory");
 #endif
+}
+
+// The launch attribute that lets a grid start before the one ahead of it in the stream has
+// finished (once that one says so with grid_launch_dependents, or ends); the grid must then
+// grid_dependency_wait before it touches what the earlier grid writes.
+inline cudaLaunchAttribute programmatic_serialization() {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  return attribute;
 }
 
 // ---- Register re-partitioning ---------------------------------------------------------------------
