@@ -32,7 +32,7 @@ Layout parse_layout(std::string_view name, std::string_view option) {
 }
 
 namespace {
-// "<dims> [RxC ]<density>% <pattern>[ <dtype>][ B:col][ C:col]"
+// "<dims> [RxC ]<density>% <pattern>[ <dtype>][ B:col][ C:col][ chain<L>]"
 std::string case_text(const BenchCase& c, bool block_and_dtype) {
   std::string text = (c.m == c.n && c.n == c.k)
                          ? std::to_string(c.m) + "^3"
@@ -43,6 +43,7 @@ std::string case_text(const BenchCase& c, bool block_and_dtype) {
   if (block_and_dtype) text.append(" ").append(dtype_name(c.dtype));
   if (c.b_layout == Layout::col_major) text += " B:col";
   if (c.c_layout == Layout::col_major) text += " C:col";
+  if (c.chain > 1) text.append(" chain").append(std::to_string(c.chain));
   return text;
 }
 }  // namespace
@@ -74,6 +75,8 @@ void check_case(const BenchCase& c) {
                   "--density " + format_density(c.density) + " is outside (0, 1]");
   BSRFLOW_REQUIRE(c.dtype == DType::f16 || c.dtype == DType::bf16, Errc::invalid_argument,
                   "--dtype " + std::string(dtype_name(c.dtype)) + " is not benchmarked (expected f16 or bf16)");
+  BSRFLOW_REQUIRE(c.chain >= 1 && c.chain <= kMaxChain, Errc::invalid_argument,
+                  "--chain " + s(c.chain) + " is outside [1, " + s(kMaxChain) + "]");
 }
 
 }  // namespace bsrflow::bench

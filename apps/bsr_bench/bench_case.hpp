@@ -37,6 +37,10 @@ struct BenchCase {
   Layout b_layout = Layout::row_major;
   Layout c_layout = Layout::row_major;
   std::uint32_t seed = 1;
+  // Products per timed run (--chain): each multiplies its own weights (A's values on A's pattern)
+  // by B into C, all launched back to back on one stream, as an LLM decode step runs its layers;
+  // times and rates are per product. 1: one launch after an L2 flush (a cold, isolated product).
+  int chain = 1;
 
   int block_rows() const { return m / R; }
   int block_cols() const { return k / C; }
@@ -45,7 +49,8 @@ struct BenchCase {
   std::int64_t ldc() const { return c_layout == Layout::row_major ? n : m; }
   // Memory-bound cases (few right-hand columns) are reported as GB/s against the copy bandwidth.
   bool skinny() const { return n <= 64; }
-  // e.g. "8192^3 32x32 12.5% uniform f16" plus " B:col" / " C:col" when not row-major.
+  // e.g. "8192^3 32x32 12.5% uniform f16" plus " B:col" / " C:col" when not row-major and
+  // " chain8" when chained.
   std::string label() const;
   // The label without block shape and dtype ("8192^3 12.5% uniform B:col"): the cases a chart
   // panel compares across block shapes.
@@ -55,8 +60,12 @@ struct BenchCase {
   bool operator==(const BenchCase&) const = default;
 };
 
+// The longest --chain: each link holds its own copy of A's values on the GPU.
+inline constexpr int kMaxChain = 64;
+
 // Throws Error(invalid_argument) for a case bsr_bench cannot run: non-positive sizes, m or k
-// not a multiple of the block, density outside (0, 1], a dtype other than f16/bf16.
+// not a multiple of the block, density outside (0, 1], a dtype other than f16/bf16, a chain
+// outside [1, kMaxChain].
 void check_case(const BenchCase& c);
 
 // A density as the user typed it ("0.125", "1e-05"): %g.

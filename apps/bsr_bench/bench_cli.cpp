@@ -22,6 +22,9 @@ po::options_description describe(BenchOptions& o) {
       ("help,h", po::bool_switch(&o.help), "show this help")
       ("list-systems", po::bool_switch(&o.list_systems), "list the systems that can run and exit")
       ("suite", po::value<std::string>(), "quick | standard | llm | skinny (default: standard)")
+      ("chain", po::value<int>(),
+       "time L products back to back, each on its own weights (A's values), as a decode step runs its layers; "
+       "figures are per product (every case of the run; default 1: one product after an L2 flush)")
       ("systems", po::value<std::string>(), "comma-separated systems to run (default: all)")
       ("sm90-configs", po::value<std::string>(),
        "also run these Hopper kernel configurations, one system each, named by the plan: 'all' (every one "
@@ -121,8 +124,8 @@ BenchOptions parse_bench_options(int argc, const char* const* argv) {
 
   if (!o.plot_from.empty()) {
     BSRFLOW_REQUIRE(!o.plot_path.empty(), Errc::invalid_argument, "--plot-from needs --plot OUT.png");
-    BSRFLOW_REQUIRE(vm.count("suite") == 0 && case_options.empty(), Errc::invalid_argument,
-                    "--plot-from runs nothing; drop --suite and the single-case options");
+    BSRFLOW_REQUIRE(vm.count("suite") == 0 && vm.count("chain") == 0 && case_options.empty(), Errc::invalid_argument,
+                    "--plot-from runs nothing; drop --suite, --chain and the single-case options");
     return o;
   }
   if (!case_options.empty()) {
@@ -132,6 +135,12 @@ BenchOptions parse_bench_options(int argc, const char* const* argv) {
   } else {
     o.suite = vm.count("suite") ? vm["suite"].as<std::string>() : "standard";
     o.cases = suite_cases(o.suite);
+  }
+  if (vm.count("chain")) {
+    for (BenchCase& c : o.cases) {
+      c.chain = vm["chain"].as<int>();
+      check_case(c);
+    }
   }
   check_sm90_request(o.runner.sm90, o.cases);
   return o;
@@ -147,6 +156,7 @@ std::string bench_help() {
        << "  bsr_bench --suite quick --json quick.json --plot quick.png\n"
        << "  bsr_bench --m 8192 --n 8192 --k 8192 --block 64 --density 0.125 --pattern powerlaw\n"
        << "  bsr_bench --suite quick --sm90-configs all      (every Hopper configuration as its own system)\n"
+       << "  bsr_bench --suite skinny --chain 8              (8 products back to back, as in a decode step)\n"
        << "  bsr_bench --plot-from results.json --plot chart.png   (no GPU needed)\n";
   return text.str();
 }

@@ -1,6 +1,7 @@
 // bsr_bench's command line (issue 3):
 //   no arguments        the standard suite on the present GPU
 //   --suite NAME        quick | standard | llm | skinny
+//   --chain L           every case as L products back to back on L weights (figures per product)
 //   one case            --m --n --k [--block RxC] [--density] [--pattern] [--dtype] [--b-layout]
 //                       [--c-layout] [--seed]
 //   --iters --warmup --warmup-ms --rest-ms --no-cold-l2 --reference-iters --no-gpu-monitor    timing

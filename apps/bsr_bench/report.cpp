@@ -153,6 +153,11 @@ std::string bench_markdown(const std::vector<Record>& records, const TimingConfi
      << format_significant(correctness_tolerance(DType::bf16))
      << " for bf16); a WRONG system is not timed. 'unsupported' means the library rejected the case.\n"
      << "- cusparse_blocked_ell pads every block row to the longest one; prep_ms in the JSON is its packing time.\n";
+  if (std::any_of(records.begin(), records.end(), [](const Record& r) { return r.number("chain") > 1; }))
+    md << "- 'chainL' cases (--chain L): a timed run is L products back to back on one stream, each on its own weights "
+          "(A's values on A's pattern) into the same C, after one L2 flush, as a decode step runs its layers; ms, TFLOPS "
+          "and GB/s are per product (the chain's time / L). The product on the case's own weights runs last, and C "
+          "after the chain is what is checked.\n";
   if (const std::string tuning = tuning_section(records); !tuning.empty()) md << '\n' << tuning;
   return md.str();
 }

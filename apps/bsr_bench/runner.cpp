@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "bsrflow/apps/bsr_bench/block_patterns.hpp"
+#include "bsrflow/apps/bsr_bench/chain_run.hpp"
 #include "bsrflow/apps/bsr_bench/metrics.hpp"
 #include "bsrflow/apps/bsr_bench/system_registry.hpp"
 #include "bsrflow/apps/common/gpu_monitor.hpp"
@@ -50,11 +51,6 @@ struct Session {
   RunInfo info;
 };
 
-void record_timing(Record& r, const Summary& s) {
-  r.set("ms", s.median).set("ms_min", s.min).set("ms_p10", s.p10).set("ms_p90", s.p90).set("ms_max", s.max);
-  r.set("runs", s.count);
-}
-
 // The GPU's state over the timed series (null fields when the monitor is unavailable). The idle
 // reason is left out of clock_limits: it marks the host's gaps between timed runs.
 void record_activity(Record& r, const GpuActivity& a) {
@@ -81,10 +77,21 @@ std::vector<System*> systems_for_case(const std::vector<System*>& selected,
   return out;
 }
 
-// Prepares, checks and times one system on one case (the case's operands in `in`).
+// The system's timed run: its product on the case's operands, or for a chained case
+// (BenchCase::chain) one prepared run per link (links[l] holds the l-th weights) as a ChainRun.
+std::unique_ptr<PreparedRun> prepare_links(System& system, const std::vector<CaseInputs>& links) {
+  if (links.size() == 1) return system.prepare(links.front());
+  std::vector<std::unique_ptr<PreparedRun>> runs;
+  for (const CaseInputs& link : links) runs.push_back(system.prepare(link));
+  return std::make_unique<ChainRun>(std::move(runs));
+}
+
+// Prepares, checks and times one system on one case (the case's operands in links[0], a chain's
+// other weights in the rest).
 template <class T>
-Record run_system(System& system, const CaseInputs& in, const RunnerConfig& config, Session& session,
+Record run_system(System& system, const std::vector<CaseInputs>& links, const RunnerConfig& config, Session& session,
                   DeviceBuffer<T>& out_c, const DeviceBuffer<T>& ref_c, Record r) {
+  const CaseInputs& in = links.front();
   const BenchCase& c = *in.bench_case;
   cudaStream_t stream = in.stream;
   const double tolerance = correctness_tolerance(c.dtype);
@@ -97,11 +104,12 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
   try {
     const std::string reason = system.unsupported_reason(c);
     if (!reason.empty()) BSRFLOW_FAIL(Errc::unsupported, reason);
-    const std::unique_ptr<PreparedRun> prepared = system.prepare(in);
+    const std::unique_ptr<PreparedRun> prepared = prepare_links(system, links);
     if (!prepared->config().empty()) r.set("config", prepared->config());
     r.set("prep_ms", prepared->prep_ms()).set("note", prepared->note());
     if (system.checked()) {
-      // Poisoned output (NaN) first, so that an element the system skips cannot pass.
+      // Poisoned output (NaN) first, so that an element the system skips cannot pass. A chain
+      // ends on links[0]'s product, which the reference computed.
       out_c.fill_bytes(0xFF, stream);
       prepared->run(stream);
       const RelativeError error =
@@ -124,9 +132,11 @@ Record run_system(System& system, const CaseInputs& in, const RunnerConfig& conf
     TimingConfig series = timing;
     series.rest_ms = 0;
     if (config.gpu_monitor) session.monitor.start();
-    const Summary s = time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, series, &session.flusher, stream);
+    // Per product: a chain's times over its length.
+    const Summary s = scaled(time_and_summarize([&](cudaStream_t st) { prepared->run(st); }, series, &session.flusher, stream),
+                             1.0 / c.chain);
     record_activity(r, config.gpu_monitor ? session.monitor.stop() : GpuActivity{});
-    record_timing(r, s);
+    set_timing_fields(r, s);
     if (PreparedRun* baseline = prepared->baseline()) {
       // gain = t(baseline) / t(this run) in alternating pairs; none when both run one plan.
       r.set("heuristic_config", baseline->config());
@@ -185,13 +195,24 @@ void run_case_typed(const BenchCase& c, const std::vector<System*>& selected, co
   in.stream = stream;
   in.cublas = &session.cublas;
   in.cusparse = session.cusparse.get();
+  // A chain's other links (BenchCase::chain): A's pattern with weights of their own.
+  std::vector<DeviceBuffer<T>> link_values;
+  std::vector<CaseInputs> links(static_cast<std::size_t>(c.chain), in);
+  for (int l = 1; l < c.chain; ++l) {
+    link_values.emplace_back(a_values.size(), stream);
+    fill_random_nonzero(link_values.back().data(), static_cast<std::int64_t>(a_values.size()),
+                        (std::uint64_t{static_cast<unsigned>(l)} << 32) + 2ull * c.seed + 1, stream);
+    BsrView<const T> link_A = A;
+    link_A.values = link_values.back().data();
+    links[static_cast<std::size_t>(l)].operands = Operands<T>{link_A, B, C};
+  }
 
   std::vector<std::unique_ptr<System>> variants;
   for (const Sm90Variant& v : requested_variants(config.sm90, c))
     variants.push_back(make_sm90_variant_system(c, v, session.device));
   const Record base = case_record(c, pattern);
   for (System* system : systems_for_case(selected, variants)) {
-    Record r = run_system<T>(*system, in, config, session, out_c, ref_c, base);
+    Record r = run_system<T>(*system, links, config, session, out_c, ref_c, base);
     r.set("copy_gbps", session.copy_gbps).set("l2_gbps", session.l2_gbps);
     stamp(r, session.info);
     if (log != nullptr) {
@@ -212,7 +233,7 @@ Record case_record(const BenchCase& c, const BlockPattern& pattern) {
   r.set("density", c.density).set("actual_density", pattern.density());
   r.set("pattern", std::string(pattern_name(c.pattern))).set("dtype", std::string(dtype_name(c.dtype)));
   r.set("b_layout", std::string(layout_name(c.b_layout))).set("c_layout", std::string(layout_name(c.c_layout)));
-  r.set("seed", static_cast<std::int64_t>(c.seed)).set("skinny", c.skinny());
+  r.set("seed", static_cast<std::int64_t>(c.seed)).set("skinny", c.skinny()).set("chain", c.chain);
   r.set("nnzb", Field(pattern.nnzb())).set("longest_row", pattern.longest_row());
   r.set("touched_block_cols", pattern.touched_block_cols());
   r.set("min_bytes", minimum_bytes_moved(c, pattern.nnzb(), pattern.touched_block_cols()));
@@ -232,6 +253,7 @@ BenchCase case_from_record(const Record& r) {
   c.b_layout = parse_layout(r.text("b_layout"), "b_layout");
   c.c_layout = parse_layout(r.text("c_layout"), "c_layout");
   if (r.has("seed")) c.seed = static_cast<std::uint32_t>(r.number("seed"));
+  if (std::isfinite(r.number("chain"))) c.chain = static_cast<int>(r.number("chain"));  // absent before --chain
   return c;
 }
 

@@ -3,7 +3,7 @@
 
 Reads a bsr_bench JSON file, runs `A.to_sparse_bsr(...) @ B` (PyTorch picks its kernel:
 Triton for f16/bf16 where it can) on the same case shapes, block shapes, densities and
-pattern kinds, timed like bsr_bench (CUDA events, warm-up, median of N runs, L2 flushed before
+pattern kinds and chains (--chain), timed like bsr_bench (CUDA events, warm-up, median of N runs, L2 flushed before
 each timed run: 2x its size written, then another 2x read so that L2 holds no dirty line - bsr_bench
 discards the written lines instead, which PyTorch cannot; a plain read of 23 / 46 / 92 MB ran 5 /
 5 / 8% slower after this flush than after bsr_bench's: docs/perf_log.md entry 59), and appends one
@@ -29,7 +29,7 @@ import sys
 
 TOLERANCE = {"f16": 5e-3, "bf16": 1e-2}  # same bounds as bsr_bench (metrics.cpp)
 CASE_FIELDS = ("case", "m", "n", "k", "block_r", "block_c", "density", "pattern", "dtype",
-               "b_layout", "c_layout", "seed", "skinny")
+               "b_layout", "c_layout", "seed", "skinny", "chain")
 
 
 # ---- block patterns (pure Python, mirror apps/bsr_bench/block_patterns.cpp) -------------------
@@ -177,7 +177,12 @@ def run_case(torch, case, iters, warmup, flush):
             record["status"] = "wrong"
             return record
         del reference
-        ms = sorted(time_runs(torch, lambda: A @ B, iters, warmup, flush))
+        # bsr_bench --chain L: L products back to back, each on its own weights (the case's own
+        # last), timed as one run; figures per product.
+        chain = int(case.get("chain", 1))
+        weights = [torch.sparse_bsr_tensor(crow_t, col_t, random_nonzero(torch, (nnzb, R, C), dtype, gen),
+                                           size=(m, k), dtype=dtype, device="cuda") for _ in range(chain - 1)] + [A]
+        ms = sorted(t / chain for t in time_runs(torch, lambda: [w @ B for w in weights], iters, warmup, flush))
         median = statistics.median(ms)
         record.update({"ms": median, "ms_min": ms[0], "ms_p10": percentile(ms, 10),
                        "ms_p90": percentile(ms, 90), "ms_max": ms[-1], "runs": len(ms)})

@@ -42,4 +42,11 @@ Summary summarize(const std::vector<double>& samples) {
   return s;
 }
 
+Summary scaled(const Summary& s, double factor) {
+  BSRFLOW_REQUIRE(factor > 0.0, Errc::invalid_argument, "scale factor " + std::to_string(factor) + " is not positive");
+  Summary out = s;
+  for (double* v : {&out.median, &out.min, &out.max, &out.p10, &out.p90, &out.mean}) *v *= factor;
+  return out;
+}
+
 }  // namespace bsrflow::bench

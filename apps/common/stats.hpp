@@ -24,4 +24,8 @@ double percentile(std::vector<double> samples, double p);
 // Throws Error(invalid_argument) if `samples` is empty.
 Summary summarize(const std::vector<double>& samples);
 
+// Every statistic times `factor` (count unchanged): e.g. a chain of L runs' times as per-run
+// times, factor 1 / L. Throws Error(invalid_argument) unless factor > 0.
+Summary scaled(const Summary& s, double factor);
+
 }  // namespace bsrflow::bench

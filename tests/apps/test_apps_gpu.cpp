@@ -146,6 +146,48 @@ TEST_CASE("bsr_bench quick suite: every system correct and timed, the copy-only 
       CHECK(r.text("status") == "unsupported");
 }
 
+TEST_CASE("bsr_bench --chain: every system's chain ends on the case's own product, timed per product", "[apps][gpu]") {
+  BSRFLOW_REQUIRE_GPU();
+  RunnerConfig config;
+  config.timing.iters = 5;
+  config.timing.warmup = 1;
+  config.reference_iters = 2;
+  // A skinny case (the skinny kernel, with programmatic dependent launch where its plan takes it)
+  // and a power-law one whose long rows the Hopper kernel splits (partial tiles, the fix-up kernel):
+  // consecutive links write the same C, so a link that overlaps its predecessor wrongly shows.
+  BenchCase skinny;
+  skinny.m = 2048;
+  skinny.n = 16;
+  skinny.k = 4096;
+  skinny.density = 0.25;
+  skinny.chain = 3;
+  BenchCase split = skinny;
+  split.m = split.n = split.k = 2048;
+  split.R = split.C = 64;
+  split.pattern = Pattern::powerlaw;
+  split.chain = 2;
+  const BenchRun run = run_bench({skinny, split}, config, nullptr);
+  REQUIRE(run.records.size() == 2 * system_names().size());
+  std::size_t bsrflow_ok = 0;
+  for (const Record& r : run.records) {
+    CAPTURE(r.text("case"), r.text("system"), r.text("status"), r.text("note"), r.number("rel_error"));
+    const BenchCase c = case_from_record(r);
+    CHECK((c == skinny || c == split));
+    CHECK_THAT(r.text("case"), Catch::EndsWith(" chain" + std::to_string(c.chain)));
+    const std::string status = r.text("status"), kind = r.text("system_kind");
+    const bool may_refuse = kind == "sparse_peer" || (r.text("system") == "bsrflow_skinny" && c.n > 64);
+    CHECK((status == "ok" || (status == "unsupported" && may_refuse)));
+    if (status != "ok") continue;
+    if (r.flag("correct")) CHECK(r.number("rel_error") <= r.number("tolerance"));
+    else CHECK(std::holds_alternative<std::monostate>(*r.find("correct")));  // the probe, cuBLAS on random data
+    CHECK(r.number("ms") > 0);
+    CHECK(r.number("ms_p10") <= r.number("ms"));
+    CHECK(r.number("runs") == (r.text("system") == "bsrflow_reference" ? 2 : 5));
+    bsrflow_ok += kind == "bsrflow";
+  }
+  CHECK(bsrflow_ok == 2 * 3 + 1);  // reference, sm90, tuned on both; skinny on the skinny case only
+}
+
 TEST_CASE("convert_bench on a small grid: bsrflow's BSR equals cuSPARSE's", "[apps][gpu]") {
   BSRFLOW_REQUIRE_GPU();
   ConvertOptions options;

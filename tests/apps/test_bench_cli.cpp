@@ -104,6 +104,21 @@ TEST_CASE("bsr_bench single case options", "[apps]") {
   CHECK(d.block_label() == "32");
 }
 
+TEST_CASE("bsr_bench --chain applies to every case of the run and names it", "[apps]") {
+  const BenchOptions o = parse({"--suite", "skinny", "--chain", "8"});
+  std::vector<BenchCase> expected = suite_cases("skinny");
+  for (BenchCase& c : expected) c.chain = 8;
+  CHECK(o.cases == expected);
+  CHECK(o.cases.front().label() == "4096x16x11008 32x32 25% uniform f16 chain8");
+  CHECK(o.cases.front().panel_label() == "4096x16x11008 25% uniform chain8");  // chained cases chart apart
+  const BenchCase one = parse({"--m", "256", "--n", "16", "--k", "512", "--chain", "3", "--dtype", "bf16"}).cases.at(0);
+  CHECK(one.chain == 3);
+  CHECK(one.label() == "256x16x512 32x32 12.5% uniform bf16 chain3");
+  CHECK(parse({"--m", "256", "--n", "16", "--k", "512", "--chain", "1"}).cases.at(0).label() == "256x16x512 32x32 12.5% uniform f16");
+  CHECK(parse({"--suite", "quick"}).cases.front().chain == 1);  // one launch unless asked
+  CHECK_THAT(bench_help(), Catch::Contains("--chain"));
+}
+
 TEST_CASE("bsr_bench --help, --list-systems and --plot-from parse without running", "[apps]") {
   CHECK(parse({"--help"}).help);
   CHECK(parse({"-h", "--density", "7"}).help);  // help wins over a bad case
@@ -156,7 +171,12 @@ TEST_CASE("bsr_bench command-line errors name the option", "[apps]") {
                   "cublas_dense");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json"}), Errc::invalid_argument, "--plot-from needs --plot OUT.png");
   CHECK_APP_ERROR(parse(V{"--plot-from", "r.json", "--plot", "c.png", "--suite", "quick"}), Errc::invalid_argument,
-                  "--plot-from runs nothing; drop --suite and the single-case options");
+                  "--plot-from runs nothing; drop --suite, --chain and the single-case options");
+  CHECK_APP_ERROR(parse(V{"--plot-from", "r.json", "--plot", "c.png", "--chain", "4"}), Errc::invalid_argument,
+                  "--plot-from runs nothing; drop --suite, --chain and the single-case options");
+  CHECK_APP_ERROR(parse(V{"--suite", "skinny", "--chain", "0"}), Errc::invalid_argument, "--chain 0 is outside [1, 64]");
+  CHECK_APP_ERROR(parse(with({"--chain", "65"})), Errc::invalid_argument, "--chain 65 is outside [1, 64]");
+  CHECK_APP_ERROR(parse(with({"--chain", "-2"})), Errc::invalid_argument, "--chain -2 is outside [1, 64]");
   CHECK_APP_ERROR(parse(V{"--frobnicate"}), Errc::invalid_argument, "unrecognised option '--frobnicate'");
   CHECK_APP_ERROR(parse(V{"--m", "many"}), Errc::invalid_argument, "the argument ('many') for option '--m' is invalid");
 }

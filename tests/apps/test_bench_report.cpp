@@ -72,7 +72,16 @@ TEST_CASE("case records carry the case and its pattern, and read back", "[apps]"
   CHECK(r.number("touched_block_cols") == p.touched_block_cols());
   CHECK(r.number("min_bytes") == minimum_bytes_moved(c, p.nnzb(), p.touched_block_cols()));
   CHECK(r.flag("skinny"));
+  CHECK(r.number("chain") == 1);
   CHECK(case_from_record(r) == c);
+  c.chain = 4;
+  const Record chained = case_record(c, p);
+  CHECK(chained.text("case") == c.label());
+  CHECK(chained.number("chain") == 4);
+  CHECK(case_from_record(chained) == c);
+  Record older = chained;  // JSON written before --chain existed (no field, read back as null): one launch
+  older.set("chain", Field());
+  CHECK(case_from_record(older).chain == 1);
 }
 
 namespace {
@@ -216,6 +225,10 @@ TEST_CASE("Markdown report: a row per record and a footer that defines the colum
   CHECK_THAT(bench_markdown(records, timing, 3),
              Catch::Contains("after 200 ms with the GPU idle (each series starts from a rested GPU) and 3 warm-up runs,"));
   CHECK_THAT(md, Catch::Contains("capped at 3 timed runs"));
+  CHECK_THAT(md, !Catch::Contains("'chainL' cases"));
+  records[0].set("chain", 8);  // a chained case explains what its figures are
+  CHECK_THAT(bench_markdown(records, timing, 3),
+             Catch::Contains("'chainL' cases (--chain L): a timed run is L products back to back on one stream"));
 }
 
 TEST_CASE("chart: a panel per density, x = block shape, a line per system and dtype", "[apps]") {

@@ -30,6 +30,19 @@ TEST_CASE("percentile interpolates between closest ranks", "[apps]") {
   CHECK(percentile({10, 20, 30}, 100) == 30);
 }
 
+TEST_CASE("scaled: every statistic times a factor, the count kept (a chain's times per product)", "[apps]") {
+  const Summary s = scaled(summarize({7, 3, 10, 1, 5, 2, 9, 4, 8, 6}), 0.25);
+  CHECK(s.count == 10);
+  CHECK(s.median == Approx(5.5 / 4));
+  CHECK(s.min == Approx(0.25));
+  CHECK(s.max == Approx(2.5));
+  CHECK(s.p10 == Approx(1.9 / 4));
+  CHECK(s.p90 == Approx(9.1 / 4));
+  CHECK(s.mean == Approx(5.5 / 4));
+  CHECK_APP_ERROR(scaled(s, 0.0), Errc::invalid_argument, "is not positive");
+  CHECK_APP_ERROR(scaled(s, -1.0), Errc::invalid_argument, "is not positive");
+}
+
 TEST_CASE("statistics of nothing are errors", "[apps]") {
   CHECK_APP_ERROR(summarize({}), Errc::invalid_argument, "summary of no samples");
   CHECK_APP_ERROR(percentile({}, 50), Errc::invalid_argument, "percentile of no samples");
