@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -66,8 +67,19 @@ bool has_point(const ChartPanel& panel, std::size_t series, bool log_y) {
   return false;
 }
 
+// Colours by index, from an explicit palette: gnuplot's own line types repeat their colours after
+// 8, and bsr_bench draws 10 systems (two of them shared a colour). Past the palette the colours
+// repeat with another point shape, so no two series look alike.
+constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#b8860b"};
+constexpr int kPointTypes[] = {7, 5, 9, 11, 13};
+
 std::string line_style(const ChartSeries& s) {
-  return "with linespoints lc " + std::to_string(s.color) + " dt " + std::to_string(s.dash) + " pt 7 ps 0.8";
+  constexpr int colors = static_cast<int>(std::size(kPalette));
+  constexpr int shapes = static_cast<int>(std::size(kPointTypes));
+  const int index = std::max(s.color, 1) - 1;
+  return std::string("with linespoints lc rgb \"") + kPalette[index % colors] + "\" dt " + std::to_string(s.dash) +
+         " pt " + std::to_string(kPointTypes[(index / colors) % shapes]) + " ps 0.8";
 }
 
 // Error(invalid_argument) unless every panel's table is x labels x series.

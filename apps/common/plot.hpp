@@ -11,7 +11,7 @@ namespace bsrflow::bench {
 // One line of a chart, drawn in every panel where it has points.
 struct ChartSeries {
   std::string title;
-  int color = 1;  // gnuplot line type (its colour), from 1
+  int color = 1;  // colour index, from 1: 12 distinct colours, then again with another point shape
   int dash = 1;   // gnuplot dash type, 1 = solid
 };
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
 
 #include "app_test_helpers.hpp"
 #include "bsrflow/apps/common/plot.hpp"
@@ -57,17 +59,17 @@ TEST_CASE("gnuplot script: a multiplot panel per density, a line per series, the
   CHECK_THAT(gp, Catch::Contains("set xlabel \"block\""));
   // Panel 0: every series has points; x positions are the rows, labelled by the first column.
   CHECK_THAT(gp, Catch::Contains("set title \"8192^3 12.5% uniform\"\nset xrange [-0.5:2-0.5]\n"
-                                 "plot \"chart.dat\" index 0 using 0:2:xtic(1) with linespoints lc 1 dt 1 pt 7 ps 0.8 "
-                                 "notitle, \"\" index 0 using 0:3 with linespoints lc 2 dt 1 pt 7 ps 0.8 notitle, "
-                                 "\"\" index 0 using 0:4 with linespoints lc 2 dt 2 pt 7 ps 0.8 notitle\n"));
+                                 "plot \"chart.dat\" index 0 using 0:2:xtic(1) with linespoints lc rgb \"#1f77b4\" dt 1 pt 7 ps 0.8 "
+                                 "notitle, \"\" index 0 using 0:3 with linespoints lc rgb \"#ff7f0e\" dt 1 pt 7 ps 0.8 notitle, "
+                                 "\"\" index 0 using 0:4 with linespoints lc rgb \"#ff7f0e\" dt 2 pt 7 ps 0.8 notitle\n"));
   // Panel 1: only cublas_dense has a point there.
   CHECK_THAT(gp, Catch::Contains("set xrange [-0.5:1-0.5]\n"
-                                 "plot \"chart.dat\" index 1 using 0:2:xtic(1) with linespoints lc 1 dt 1 pt 7 ps 0.8 "
+                                 "plot \"chart.dat\" index 1 using 0:2:xtic(1) with linespoints lc rgb \"#1f77b4\" dt 1 pt 7 ps 0.8 "
                                  "notitle\n"));
   // The key: one NaN line per series, in the last cell.
-  CHECK_THAT(gp, Catch::Contains("plot NaN with linespoints lc 1 dt 1 pt 7 ps 0.8 title \"cublas_dense\", NaN with "
-                                 "linespoints lc 2 dt 1 pt 7 ps 0.8 title \"cusparse_bsr f16\", NaN with linespoints "
-                                 "lc 2 dt 2 pt 7 ps 0.8 title \"cusparse_bsr bf16\"\nunset multiplot\n"));
+  CHECK_THAT(gp, Catch::Contains("plot NaN with linespoints lc rgb \"#1f77b4\" dt 1 pt 7 ps 0.8 title \"cublas_dense\", NaN with "
+                                 "linespoints lc rgb \"#ff7f0e\" dt 1 pt 7 ps 0.8 title \"cusparse_bsr f16\", NaN with linespoints "
+                                 "lc rgb \"#ff7f0e\" dt 2 pt 7 ps 0.8 title \"cusparse_bsr bf16\"\nunset multiplot\n"));
   // A panel without any point still draws (its x labels and "no results").
   PanelChart empty = sample_chart();
   empty.panels[1].values[0][0] = std::nan("");
@@ -79,6 +81,31 @@ TEST_CASE("gnuplot script: a multiplot panel per density, a line per series, the
   for (int i = 0; i < 4; ++i) many.panels.push_back(many.panels[1]);
   CHECK_THAT(gnuplot_script(many, "c.png", "c.dat"), Catch::Contains("set multiplot layout 3,3"));
   CHECK_THAT(gnuplot_script(many, "c.png", "c.dat"), Catch::Contains("size 1680,1240"));
+}
+
+TEST_CASE("gnuplot script: every series index up to 60 has a look of its own", "[apps]") {
+  // bsr_bench draws 10 systems; gnuplot's own line types repeat their colours after 8 (two
+  // systems shared one). Past the 12-colour palette the point shape changes.
+  PanelChart chart;
+  chart.panels = {{"p", {"16"}, {{}}}};
+  for (int i = 1; i <= 60; ++i) {
+    chart.series.push_back({"s" + std::to_string(i), i, 1});
+    chart.panels[0].values[0].push_back(1.0);
+  }
+  const std::string gp = gnuplot_script(chart, "c.png", "c.dat");
+  std::set<std::string> styles;
+  std::size_t pos = 0;
+  while ((pos = gp.find("NaN with linespoints ", pos)) != std::string::npos) {  // the key's lines
+    const std::size_t start = gp.find("lc rgb", pos);
+    const std::size_t end = gp.find(" ps ", start);
+    std::string style = gp.substr(start, end - start);
+    styles.insert(style.replace(style.find(" dt 1"), 5, ""));
+    pos = end;
+  }
+  CHECK(styles.size() == 60);
+  CHECK_THAT(gp, Catch::Contains("NaN with linespoints lc rgb \"#1f77b4\" dt 1 pt 5 ps 0.8 title \"s13\""));
+  chart.series[0].color = 0;  // out of range: the first colour, not a crash
+  CHECK_THAT(gnuplot_script(chart, "c.png", "c.dat"), Catch::Contains("lc rgb \"#1f77b4\" dt 1 pt 7 ps 0.8 title \"s1\""));
 }
 
 TEST_CASE("render_png skips without gnuplot and draws with it", "[apps]") {
