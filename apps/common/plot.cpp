@@ -69,7 +69,7 @@ bool has_point(const ChartPanel& panel, std::size_t series, bool log_y) {
 
 // Colours by index, from an explicit palette: gnuplot's own line types repeat their colours after
 // 8, and bsr_bench draws 10 systems (two of them shared a colour). Past the palette the colours
-// repeat with another point shape, so no two series look alike.
+// repeat with another point shape: 12 x 5 = 60 series look alike to none other.
 constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                                     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#b8860b"};
 constexpr int kPointTypes[] = {7, 5, 9, 11, 13};

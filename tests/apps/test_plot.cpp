@@ -98,8 +98,7 @@ TEST_CASE("gnuplot script: every series index up to 60 has a look of its own", "
   while ((pos = gp.find("NaN with linespoints ", pos)) != std::string::npos) {  // the key's lines
     const std::size_t start = gp.find("lc rgb", pos);
     const std::size_t end = gp.find(" ps ", start);
-    std::string style = gp.substr(start, end - start);
-    styles.insert(style.replace(style.find(" dt 1"), 5, ""));
+    styles.insert(gp.substr(start, end - start));  // colour, dash (1 for all) and point shape
     pos = end;
   }
   CHECK(styles.size() == 60);
