@@ -21,6 +21,11 @@
 # call scripts wrote this out five times):
 #   ab_gpu_checks $W "[skinny]" "[skinnysmall]"   # log in $W/checks.log, results in $W/checks/
 #
+# One kernel launch under Nsight Compute, at the GPU's own clocks (sessions 45-46 wrote this out
+# in each call script); the environment before the call reaches the binary:
+#   BSRFLOW_EXP_SPLIT_LIMIT=64 ab_ncu pl_L64 "$M1" bsr_bench_exp --block 64 --pattern powerlaw ...
+#   # ncu_pl_L64.csv / .err, a line in runs.txt, a line of metric=value pairs in ncu_summary.txt
+#
 # Each run writes b_<tag>_<binary>_r<round>.json (and .err) in the current directory and a line
 # "rc=<code> <tag> <binary> round <r> (<s>s)" to runs.txt. Settings: AB_COMMON, options every case
 # gets (default 8192^3; bsr_bench refuses an option given twice, so cases do not repeat them);
@@ -57,6 +62,30 @@ ab_gpu_checks() {  # out_dir test_tags sanitize_tags: GPU tests, then memcheck /
   rc=$?
   echo "checks rc=$rc (${SECONDS}s)"
   grep -A6 "== summary" "$out/checks.log"
+}
+
+# Settings: AB_NCU (ncu's path; default: the one on PATH, else the toolkit's), AB_NCU_KERNEL (a
+# regex of the kernel's name), AB_NCU_SKIP (launches of it skipped first: 2 passes a bench run of
+# --warmup 1 --reference-iters 1, whose third launch is the timed one), AB_NCU_TIMEOUT_S (100).
+ab_ncu() {  # tag metrics binary [bsr_bench options]
+  local tag=$1 metrics=$2 binary=$3 t0=$SECONDS
+  shift 3
+  local ncu=${AB_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+  timeout "${AB_NCU_TIMEOUT_S:-100}" "$ncu" --clock-control none --kernel-name "regex:${AB_NCU_KERNEL:-bsr_gemm_kernel}" \
+    --launch-skip "${AB_NCU_SKIP:-2}" --launch-count 1 --metrics "$metrics" --csv "$AB_BIN_DIR/$binary" "$@" \
+    > "ncu_$tag.csv" 2> "ncu_$tag.err"
+  echo "rc=$? ncu $tag ($((SECONDS - t0))s)" >> runs.txt
+  python3 - "ncu_$tag.csv" "$tag" >> ncu_summary.txt <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]  # ncu's own log lines have fewer fields
+if not rows:
+    print(sys.argv[2], '(no rows)')
+    sys.exit()
+h = rows[0]
+name, value, unit, kernel = (h.index(k) for k in ('Metric Name', 'Metric Value', 'Metric Unit', 'Kernel Name'))
+print('%-12s %s | %s' % (sys.argv[2], ' '.join('%s=%s%s' % (r[name].replace('.pct_of_peak_sustained_elapsed', '%pk'),
+                                                         r[value], r[unit]) for r in rows[1:]), rows[1][kernel][:60]))
+PY
 }
 
 ab_case() {  # tag [bsr_bench options]

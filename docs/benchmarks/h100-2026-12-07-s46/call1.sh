@@ -17,26 +17,14 @@ C=$(BSRFLOW_GPU_BIN=/tmp/carry bash tests/gpu_machine.sh unpack)
 source tests/ab_bench.sh
 W=/tmp/s46w1; rm -rf $W; mkdir -p $W; cd $W
 ab_device > device.txt; cat device.txt
-NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 M1=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_bytes.sum,lts__t_sector_hit_rate.pct,gpc__cycles_elapsed.avg.per_second
 B="--m 8192 --n 8192 --k 8192 --block 64 --density 0.125 --dtype f16 --iters 2 --warmup 1 --rest-ms 0 --reference-iters 1"
-nrun() {  # tag, bench options (environment before the call)
-  local tag=$1; shift
-  timeout 100 $NCU --clock-control none --kernel-name regex:bsr_gemm_kernel --launch-skip 2 --launch-count 1 --metrics $M1 --csv \
-    $C/bsr_bench_exp $B "$@" > ncu_$tag.csv 2> ncu_$tag.err
-  echo "rc=$? $tag" >> runs.txt
-  python3 - ncu_$tag.csv $tag >> summary.txt <<'PY'
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if not rows: print(sys.argv[2], '(no rows)'); sys.exit()
-h = rows[0]; MN = h.index('Metric Name'); MV = h.index('Metric Value'); MU = h.index('Metric Unit')
-print('%-12s %s' % (sys.argv[2], ' '.join('%s=%s%s' % (r[MN], r[MV], r[MU]) for r in rows[1:])))
-PY
-}
-nrun pl_base --pattern powerlaw --systems bsrflow_sm90
-BSRFLOW_EXP_DRIFT_GROUPS=3 nrun pl_d3 --pattern powerlaw --systems bsrflow_sm90
-echo "ncu done (${SECONDS}s)" >> runs.txt
 AB_BIN_DIR=$C
+# shellcheck disable=SC2086
+ab_ncu pl_base $M1 bsr_bench_exp $B --pattern powerlaw --systems bsrflow_sm90
+# shellcheck disable=SC2086
+BSRFLOW_EXP_DRIFT_GROUPS=3 ab_ncu pl_d3 $M1 bsr_bench_exp $B --pattern powerlaw --systems bsrflow_sm90
+echo "ncu done (${SECONDS}s)" >> runs.txt
 ab_variant base bsr_bench_exp BSRFLOW_EXP_VERBOSE=1
 ab_variant d2 bsr_bench_exp BSRFLOW_EXP_VERBOSE=1 BSRFLOW_EXP_DRIFT_GROUPS=2
 ab_variant d3 bsr_bench_exp BSRFLOW_EXP_VERBOSE=1 BSRFLOW_EXP_DRIFT_GROUPS=3
@@ -62,4 +50,4 @@ ab_summary > ab_summary.txt
 # The limits each variant chose, per case (the patch's stderr line).
 for f in b_*_r1.err; do echo "$f $(grep -h 'exp: split' $f | sort -u | tr '\n' ' ')"; done > limits.txt
 cd /tmp && tar czf $OUT/results.tgz s46w1
-grep -v "rc=0" $W/runs.txt; tail -1 $W/runs.txt; cat $W/summary.txt $W/limits.txt $W/ab_summary.txt
+grep -v "rc=0" $W/runs.txt; tail -1 $W/runs.txt; cat $W/ncu_summary.txt $W/limits.txt $W/ab_summary.txt
