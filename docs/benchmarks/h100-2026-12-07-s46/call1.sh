@@ -32,7 +32,7 @@ ab_variant d4 bsr_bench_exp BSRFLOW_EXP_VERBOSE=1 BSRFLOW_EXP_DRIFT_GROUPS=4
 ab_variant l80 bsr_bench_exp BSRFLOW_EXP_VERBOSE=1 BSRFLOW_EXP_SPLIT_LIMIT=80
 AB_COMMON=""
 AB_SYSTEMS="--systems bsrflow_sm90"
-AB_BUDGET_S=520
+AB_BUDGET_S=${AB_BUDGET_S:-520}  # runs past it are skipped (rounds are the outer loop)
 S8="--m 8192 --n 8192 --k 8192"
 ab_case pl64 $S8 --block 64 --density 0.125 --pattern powerlaw
 ab_case pl64bf $S8 --block 64 --density 0.125 --pattern powerlaw --dtype bf16
